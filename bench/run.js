@@ -1,0 +1,282 @@
+'use strict';
+/**
+ * `npm run bench` (DESIGN §19, issue 6): the built service on SQLite and on
+ * MariaDB with seeded tenants, measured with autocannon in one run against a
+ * plain Fastify server answering the same launch bytes (the ceiling).
+ *
+ *   BENCH_MYSQL_URL   default mysql://root@127.0.0.1:3306/cta_bench (schema recreated); "off" skips MariaDB
+ *   BENCH_DURATION_S  seconds per measurement, default 8
+ */
+const { fork, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const autocannon = require('autocannon');
+const { openDatabase, seedTenant, storedMachineKeys, STATE_MACHINE_TTL } = require('./seed');
+
+const ROOT = path.join(__dirname, '..');
+const DURATION = Number(process.env.BENCH_DURATION_S || 8);
+const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/cta_bench';
+const LAUNCH_CONNECTIONS = 50;
+const MERGE_CONNECTIONS = 50;
+const LIST_CONNECTIONS = 10;
+const SMALL = { tenantId: 'bench-small', firstId: 1, extraCtas: 0, users: 100 };
+const LARGE = { tenantId: 'bench-large', firstId: 1001, extraCtas: 10_000, users: 100_000 };
+const MERGE_USERS = 500;
+const FIRST_USER = 1_000_000_000;
+const LAUNCH_PATH = '/cta/active/state-machines/';
+const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1', app_version: '5.2.0', package_name: 'com.example.app' };
+
+let nextPort = 39_000 + Math.floor(Math.random() * 1000);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(url) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+async function startService(dbUrl) {
+  const port = nextPort++;
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_URL: dbUrl, NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/health`);
+  return { base, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
+}
+
+async function startCeiling(body) {
+  const port = nextPort++;
+  const child = fork(path.join(__dirname, 'ceiling.js'), { env: { ...process.env, PORT: String(port), CEILING_BODY_B64: body.toString('base64') } });
+  await new Promise((resolve) => child.once('message', resolve));
+  return { base: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
+}
+
+/** Rotating users: each request is a launch of the next user of `count`. */
+function rotatingUsers(count, tenantId) {
+  let next = 0;
+  return (request) => {
+    request.headers = { ...request.headers, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER + (next++ % count)) };
+    return request;
+  };
+}
+
+async function measure(name, options) {
+  const result = await autocannon({ duration: DURATION, ...options });
+  const row = {
+    name,
+    connections: options.connections,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+  console.log(`  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms${row.non2xx || row.errors ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
+  return row;
+}
+
+const launchOptions = (base, users, tenantId) => ({
+  url: base,
+  connections: LAUNCH_CONNECTIONS,
+  requests: [{ method: 'POST', path: LAUNCH_PATH, headers: SDK_HEADERS, body: '{}', setupRequest: rotatingUsers(users, tenantId) }],
+});
+
+/** Delta merges: every request adds a new machine (unique key) for one of MERGE_USERS users; acknowledged keys are recorded. */
+function mergeOptions(base, ctaId, acknowledged) {
+  let sequence = 0;
+  return {
+    url: base,
+    connections: MERGE_CONNECTIONS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/cta/state-machines/snapshot/delta/',
+        setupRequest: (request, context) => {
+          const user = String(FIRST_USER + 200_000 + (sequence % MERGE_USERS));
+          const key = `m-${sequence++}`;
+          const now = Date.now();
+          context.key = `${user}/${key}`;
+          return {
+            ...request,
+            headers: { ...SDK_HEADERS, 'x-tenant-id': SMALL.tenantId, 'auth-userid': user },
+            body: JSON.stringify({
+              ctas: [{ ctaId: String(ctaId), activeStateMachines: { [key]: { currentState: '1', lastTransitionAt: now, createdAt: now, context: { storeId: key } } } }],
+            }),
+          };
+        },
+        onResponse: (status, _body, context) => {
+          if (status === 200) acknowledged.add(context.key);
+        },
+      },
+    ],
+  };
+}
+
+async function prepareDatabase(kind) {
+  if (kind === 'sqlite') {
+    const file = path.join(os.tmpdir(), `cta-bench-${process.pid}.sqlite`);
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+    return { url: `sqlite:${file}`, cleanup: async () => ['', '-wal', '-shm'].forEach((suffix) => fs.rmSync(file + suffix, { force: true })) };
+  }
+  const mysql = require('mysql2/promise');
+  const url = new URL(MYSQL_URL);
+  const schema = url.pathname.slice(1);
+  const serverUrl = new URL(MYSQL_URL);
+  serverUrl.pathname = '/';
+  const admin = await mysql.createConnection({ uri: serverUrl.toString() });
+  await admin.query(`DROP DATABASE IF EXISTS \`${schema}\``);
+  await admin.query(`CREATE DATABASE \`${schema}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.end();
+  return { url: MYSQL_URL, cleanup: async () => undefined };
+}
+
+async function mysqlReachable() {
+  if (MYSQL_URL === 'off') return false;
+  try {
+    const serverUrl = new URL(MYSQL_URL);
+    serverUrl.pathname = '/';
+    const connection = await require('mysql2/promise').createConnection({ uri: serverUrl.toString(), connectTimeout: 3000 });
+    await connection.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function launchBytes(base, tenantId) {
+  const response = await fetch(base + LAUNCH_PATH, {
+    method: 'POST',
+    headers: { ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER) },
+    body: '{}',
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  const parsed = JSON.parse(body.toString());
+  if (response.status !== 200 || parsed.data.ctas.length !== 20 || parsed.data.behaviourTags.length !== 3) {
+    throw new Error(`unexpected launch answer ${response.status}: ${body.toString().slice(0, 300)}`);
+  }
+  return body;
+}
+
+async function benchDatabase(kind, results) {
+  console.log(`\n${kind}: seeding`);
+  const database = await prepareDatabase(kind);
+  let service = await startService(database.url);
+  const db = await openDatabase(database.url);
+  const now = Date.now();
+  const started = Date.now();
+  const smallIds = await seedTenant(db, { ...SMALL, now });
+  await seedTenant(db, { ...LARGE, now });
+  console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // A fresh process, so nothing cached from before the seed and the statements are cold.
+  await service.stop();
+  service = await startService(database.url);
+  const body = await launchBytes(service.base, SMALL.tenantId);
+  await launchBytes(service.base, LARGE.tenantId);
+  const rows = {};
+  try {
+    await measure('warm-up', { ...launchOptions(service.base, SMALL.users, SMALL.tenantId), duration: 2 });
+    rows.launch = await measure('launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId));
+    rows.launchLarge = await measure('launch (10,020 CTAs, 100,000 users)', launchOptions(service.base, LARGE.users, LARGE.tenantId));
+    const acknowledged = new Set();
+    rows.merge = await measure('delta merge', mergeOptions(service.base, smallIds[0], acknowledged));
+    const stored = await storedMachineKeys(db, SMALL.tenantId, smallIds[0]);
+    const lost = [...acknowledged].filter((key) => !stored.has(key)).length;
+    rows.merge.acknowledged = acknowledged.size;
+    rows.merge.lostUpdates = lost;
+    console.log(`  merges acknowledged ${acknowledged.size}, stored ${stored.size}, lost ${lost}`);
+    const list = await fetch(`${service.base}/engine/ctas/?pageSize=20&status=live&teams=growth,store`, { headers: { 'x-tenant-id': LARGE.tenantId } });
+    if (list.status === 200) {
+      rows.ctaList = await measure('CTA list (10,020 CTAs)', {
+        url: `${service.base}/engine/ctas/?pageSize=20&status=live&teams=growth,store`,
+        connections: LIST_CONNECTIONS,
+        headers: { 'x-tenant-id': LARGE.tenantId },
+      });
+    } else {
+      console.log(`  CTA list not measured: GET /engine/ctas/ answered ${list.status}`);
+    }
+  } finally {
+    await service.stop();
+    await db.close();
+    await database.cleanup();
+  }
+  results[kind] = { rows, launchBytes: body.length };
+  return body;
+}
+
+function printTable(results, ceiling) {
+  const lines = [];
+  lines.push('| database | scenario | connections | req/s | p50 ms | p99 ms | vs ceiling |');
+  lines.push('|---|---|---|---|---|---|---|');
+  lines.push(`| — | plain Fastify, same launch bytes (ceiling) | ${ceiling.connections} | ${ceiling.requestsPerSecond} | ${ceiling.p50Ms} | ${ceiling.p99Ms} | 100% |`);
+  for (const [kind, { rows }] of Object.entries(results)) {
+    for (const row of Object.values(rows)) {
+      const ratio = row.name.startsWith('launch') ? `${Math.round((100 * row.requestsPerSecond) / ceiling.requestsPerSecond)}%` : '';
+      const extra = row.lostUpdates !== undefined ? ` (${row.acknowledged} acknowledged, ${row.lostUpdates} lost)` : '';
+      lines.push(`| ${kind} | ${row.name}${extra} | ${row.connections} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${ratio} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function targets(results, ceiling) {
+  const checks = [];
+  const ratio = (row) => row.requestsPerSecond / ceiling.requestsPerSecond;
+  const check = (name, ok, detail) => checks.push({ name, ok, detail });
+  const { sqlite, mysql } = results;
+  if (sqlite) {
+    check('SQLite launch >= 50% of ceiling', ratio(sqlite.rows.launch) >= 0.5, `${Math.round(100 * ratio(sqlite.rows.launch))}%`);
+    check('SQLite launch p99 <= 25 ms', sqlite.rows.launch.p99Ms <= 25, `${sqlite.rows.launch.p99Ms} ms`);
+  }
+  if (mysql) {
+    check('MariaDB launch >= 35% of ceiling', ratio(mysql.rows.launch) >= 0.35, `${Math.round(100 * ratio(mysql.rows.launch))}%`);
+    check('MariaDB launch p99 <= 25 ms', mysql.rows.launch.p99Ms <= 25, `${mysql.rows.launch.p99Ms} ms`);
+    check('MariaDB merges >= 1,500/s', mysql.rows.merge.requestsPerSecond >= 1500, `${mysql.rows.merge.requestsPerSecond}/s`);
+    if (mysql.rows.ctaList) check('MariaDB CTA list p99 < 50 ms', mysql.rows.ctaList.p99Ms < 50, `${mysql.rows.ctaList.p99Ms} ms`);
+  }
+  for (const [kind, result] of Object.entries(results)) {
+    check(`${kind}: no lost merges`, result.rows.merge.lostUpdates === 0, `${result.rows.merge.lostUpdates} lost`);
+    const slower = 1 - result.rows.launchLarge.requestsPerSecond / result.rows.launch.requestsPerSecond;
+    check(`${kind}: large tenant launch within 15%`, slower <= 0.15, `${Math.round(100 * slower)}% slower`);
+  }
+  return checks;
+}
+
+async function main() {
+  const results = {};
+  const kinds = ['sqlite', ...((await mysqlReachable()) ? ['mysql'] : [])];
+  if (!kinds.includes('mysql')) console.log(`MariaDB at ${MYSQL_URL} not reachable: SQLite only`);
+  let ceilingBody;
+  for (const kind of kinds) {
+    ceilingBody = await benchDatabase(kind, results);
+  }
+  console.log('\nceiling');
+  const ceilingServer = await startCeiling(ceilingBody);
+  let ceiling;
+  try {
+    await measure('warm-up', { ...launchOptions(ceilingServer.base, SMALL.users, SMALL.tenantId), duration: 2 });
+    ceiling = await measure('plain Fastify, same launch bytes', launchOptions(ceilingServer.base, SMALL.users, SMALL.tenantId));
+  } finally {
+    await ceilingServer.stop();
+  }
+  const table = printTable(results, ceiling);
+  const checks = targets(results, ceiling);
+  console.log(`\n${table}\n`);
+  checks.forEach((entry) => console.log(`${entry.ok ? 'met   ' : 'MISSED'} ${entry.name}: ${entry.detail}`));
+  const output = { at: new Date().toISOString(), durationSeconds: DURATION, machine: { cpus: os.cpus().length, node: process.version }, ceiling, results, targets: checks, table };
+  fs.writeFileSync(path.join(__dirname, 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
+  console.log('\nwritten to bench/results.json');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,155 @@
+'use strict';
+/**
+ * Seeds the benchmark tenants straight into the database (the admin API would
+ * take minutes for 10,000 CTAs and 100,000 users). CTA rows follow the schema of
+ * the migrations; user state documents are built with the service's own
+ * serializer, so the format cannot drift.
+ */
+const { emptyUserState, serializeUserState } = require('../dist/src/sdk/user-state');
+const exampleCta = require('../test/fixtures/create-cta.json');
+const exampleTag = require('../test/fixtures/create-behaviour-tag.json');
+
+const LIVE_CTAS = 20;
+const TAGS = ['store-nudges', 'onboarding-nudges', 'retention-nudges'];
+const TEAMS = ['growth', 'store', 'retention', 'payments'];
+const NON_LIVE_STATUSES = ['draft', 'paused', 'concluded', 'terminated'];
+const STATE_MACHINE_TTL = 7 * 24 * 3600 * 1000;
+/** CTAs (of the live ones) each seeded user has state for. */
+const CTAS_WITH_STATE = 5;
+
+/** A realistic rule: the example's, with its priority, a window and an extra transition varied per CTA. */
+function ruleFor(index) {
+  const rule = JSON.parse(JSON.stringify(exampleCta.rule));
+  rule.priority = (index * 7) % 11;
+  rule.stateMachineTTL = STATE_MACHINE_TTL;
+  rule.frequency.window.value = 1 + (index % 7);
+  rule.stateTransition[`event_${index}`] = {
+    '0': [{ transitionTo: '1', filters: { operator: 'OR', filter: [{ propertyName: 'screen', comparisonType: 'EQUALS', comparisonValue: `screen_${index}` }] } }],
+  };
+  return rule;
+}
+
+/** A thin SQL adapter over better-sqlite3 or a mysql2/promise connection. */
+async function openDatabase(url) {
+  if (url.startsWith('sqlite:')) {
+    const Database = require('better-sqlite3');
+    const db = new Database(url.slice('sqlite:'.length));
+    db.pragma('busy_timeout = 10000');
+    return {
+      run: async (sql, params = []) => db.prepare(sql).run(...params),
+      all: async (sql, params = []) => db.prepare(sql).all(...params),
+      transaction: async (work) => {
+        db.exec('BEGIN');
+        try {
+          await work();
+          db.exec('COMMIT');
+        } catch (error) {
+          db.exec('ROLLBACK');
+          throw error;
+        }
+      },
+      close: async () => db.close(),
+    };
+  }
+  const mysql = require('mysql2/promise');
+  const connection = await mysql.createConnection({ uri: url, supportBigNumbers: true, bigNumberStrings: false });
+  return {
+    run: async (sql, params = []) => (await connection.query(sql, params))[0],
+    all: async (sql, params = []) => (await connection.query(sql, params))[0],
+    transaction: async (work) => {
+      await connection.beginTransaction();
+      await work();
+      await connection.commit();
+    },
+    close: () => connection.end(),
+  };
+}
+
+async function insertRows(db, table, columns, rows, batchSize = 500) {
+  for (let start = 0; start < rows.length; start += batchSize) {
+    const batch = rows.slice(start, start + batchSize);
+    const placeholders = batch.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+    await db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${placeholders}`, batch.flat());
+  }
+}
+
+const CTA_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'team', 'status', 'start_time', 'end_time', 'rule', 'is_test', 'expires_at', 'created_at', 'created_by', 'last_updated_at', 'last_updated_by'];
+
+function ctaRow(id, tenantId, index, status, now) {
+  return [id, tenantId, `${tenantId}-cta-${index}`, 'benchmark CTA', TEAMS[index % TEAMS.length], status, status === 'live' ? now - 3600_000 : null, null, JSON.stringify(ruleFor(index)), 0, null, now, 'bench@example.com', null, null];
+}
+
+/**
+ * One tenant: 20 live CTAs linked to 3 behaviour tags, `extraCtas` non-live CTAs, and
+ * `users` users with state for 5 CTAs. CTA ids start at `firstId`. Answers the live ids.
+ */
+async function seedTenant(db, { tenantId, firstId, extraCtas, users, now }) {
+  const liveIds = Array.from({ length: LIVE_CTAS }, (_, index) => firstId + index);
+  await db.transaction(async () => {
+    const ctas = liveIds.map((id, index) => ctaRow(id, tenantId, index, 'live', now));
+    for (let index = 0; index < extraCtas; index++) {
+      ctas.push(ctaRow(firstId + LIVE_CTAS + index, tenantId, LIVE_CTAS + index, NON_LIVE_STATUSES[index % NON_LIVE_STATUSES.length], now));
+    }
+    await insertRows(db, 'ctas', CTA_COLUMNS, ctas);
+    await insertRows(db, 'cta_tags', ['tenant_id', 'cta_id', 'tag'], ctas.flatMap((row) => [[tenantId, row[0], 'onboarding'], [tenantId, row[0], 'store']]));
+    const linkedOf = (tagIndex) => liveIds.filter((_, index) => index % 5 === tagIndex);
+    await insertRows(
+      db,
+      'behaviour_tags',
+      ['tenant_id', 'name', 'description', 'exposure_rule', 'cta_relation', 'created_at', 'created_by', 'last_updated_at', 'last_updated_by'],
+      TAGS.map((name, tagIndex) => [
+        tenantId,
+        name,
+        exampleTag.description,
+        JSON.stringify(exampleTag.exposureRule),
+        JSON.stringify({ shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [String(linkedOf(tagIndex)[0])] } }),
+        now,
+        'bench@example.com',
+        null,
+        null,
+      ]),
+    );
+    await insertRows(db, 'behaviour_tag_ctas', ['tenant_id', 'cta_id', 'tag_name'], TAGS.flatMap((name, tagIndex) => linkedOf(tagIndex).map((id) => [tenantId, id, name])));
+  });
+  const tagOf = (id) => TAGS[liveIds.indexOf(id) % 5];
+  const document = userStateDocument(liveIds.slice(0, CTAS_WITH_STATE), tagOf, now);
+  await db.transaction(async () => {
+    const rows = Array.from({ length: users }, (_, index) => [tenantId, String(1_000_000_000 + index), document, 1, now]);
+    await insertRows(db, 'sdk_user_states', ['tenant_id', 'user_id', 'state', 'version', 'updated_at'], rows, 1000);
+  });
+  return liveIds;
+}
+
+function userStateDocument(ctaIds, tagOf, now) {
+  const state = emptyUserState();
+  for (const id of ctaIds) {
+    state.ctas.set(String(id), {
+      activeStateMachines: new Map([[`store-${id}`, { currentState: '1', lastTransitionAt: now - 600_000, createdAt: now - 3600_000, context: { storeId: `store-${id}` } }]]),
+      resetAt: [now - 7200_000],
+      actionDoneAt: [now - 3600_000],
+    });
+    const tag = tagOf(id);
+    if (tag) {
+      const tagState = state.tags.get(tag) ?? { activeCtas: [], ctasResetAt: [] };
+      tagState.activeCtas.push(String(id));
+      tagState.ctasResetAt.push({ ctaId: String(id), resetAt: now - 7200_000 });
+      state.tags.set(tag, tagState);
+    }
+  }
+  return serializeUserState(state);
+}
+
+/** Stored state machines per user (for the lost-update check after the merge run). */
+async function storedMachineKeys(db, tenantId, ctaId) {
+  const rows = await db.all('SELECT user_id, state FROM sdk_user_states WHERE tenant_id = ?', [tenantId]);
+  const keys = new Set();
+  for (const row of rows) {
+    const document = JSON.parse(row.state);
+    for (const [id, cta] of document.ctas) {
+      if (id === String(ctaId)) cta.activeStateMachines.forEach(([key]) => keys.add(`${row.user_id}/${key}`));
+    }
+  }
+  return keys;
+}
+
+module.exports = { openDatabase, seedTenant, storedMachineKeys, STATE_MACHINE_TTL };

@@ -1,0 +1,127 @@
+import { DomainError } from '../common/domain-error';
+import { ErrorCode } from '../common/error-code';
+import {
+  assertLinkable,
+  assertLinkableOnCreate,
+  assertNotLinkedElsewhere,
+  assertUpdatable,
+  LinkedCtaState,
+  tagDefinition,
+} from './behaviour-tag-rules';
+import type { BehaviourTagRulesDto } from './dto/behaviour-tag-body.dto';
+
+const body = (fields: Partial<BehaviourTagRulesDto> = {}): BehaviourTagRulesDto =>
+  ({
+    description: 'd',
+    exposureRule: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 1 }, lifespan: { limit: 20 } },
+    ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [12] } },
+    linkedCtas: ['12', 13],
+    ...fields,
+  }) as BehaviourTagRulesDto;
+
+function failure(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe(ErrorCode.CAMPAIGN_INVALID);
+    return error as DomainError;
+  }
+  throw new Error('no failure');
+}
+
+const cta = (id: string, status: LinkedCtaState['status'], isTest = false): LinkedCtaState => ({ id, status, isTest });
+
+describe('tagDefinition', () => {
+  it('stores CTA ids as canonical strings, linked ids once each, and only the known keys', () => {
+    const extra = { session: { limit: 1, extra: true }, window: { limit: 2, unit: 'days', value: 1 }, lifespan: { limit: 20 }, other: 1 };
+    const definition = tagDefinition(
+      body({ linkedCtas: ['012', 12, 13, '13'], exposureRule: extra as unknown as BehaviourTagRulesDto['exposureRule'] }),
+    );
+    expect(definition).toEqual({
+      description: 'd',
+      exposureRule: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 1 }, lifespan: { limit: 20 } },
+      ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: ['12'] } },
+      linkedCtas: ['12', '13'],
+    });
+  });
+
+  it('reads an absent or null description as null', () => {
+    expect(tagDefinition(body({ description: undefined })).description).toBeNull();
+    expect(tagDefinition(body({ description: null })).description).toBeNull();
+  });
+
+  it('accepts an empty linked set with empty lists', () => {
+    const empty = { shownCta: { rule: 'ANY' as const, ctaList: [] }, hideCta: { rule: 'REST' as const, ctaList: [] } };
+    expect(tagDefinition(body({ linkedCtas: [], ctaRelation: empty })).linkedCtas).toEqual([]);
+  });
+
+  it('rejects a ctaList id that is not linked, naming the list and the id', () => {
+    const relation = { shownCta: { rule: 'LIST' as const, ctaList: ['13', 14, '15'] }, hideCta: { rule: 'ANY' as const, ctaList: [] } };
+    expect(failure(() => tagDefinition(body({ ctaRelation: relation }))).message).toBe(
+      'ctaRelation.shownCta.ctaList: CTAs 14, 15 not in linkedCtas',
+    );
+    const hide = { shownCta: { rule: 'ANY' as const, ctaList: [] }, hideCta: { rule: 'LIST' as const, ctaList: ['9'] } };
+    expect(failure(() => tagDefinition(body({ ctaRelation: hide }))).message).toBe('ctaRelation.hideCta.ctaList: CTA 9 not in linkedCtas');
+  });
+});
+
+describe('assertLinkable', () => {
+  const found = new Map([
+    ['1', cta('1', 'draft')],
+    ['2', cta('2', 'live', true)],
+  ]);
+
+  it('passes existing normal CTAs', () => {
+    expect(() => assertLinkable(['1'], found)).not.toThrow();
+  });
+
+  it('names the missing ids first, then test CTAs', () => {
+    expect(failure(() => assertLinkable(['1', '2', '7'], found)).message).toBe('linkedCtas: CTA 7 does not exist');
+    expect(failure(() => assertLinkable(['7', '8'], found)).message).toBe('linkedCtas: CTAs 7, 8 do not exist');
+    expect(failure(() => assertLinkable(['1', '2'], found)).message).toMatch(/^linkedCtas: CTA 2 is a test CTA/);
+  });
+});
+
+describe('assertNotLinkedElsewhere', () => {
+  it('names each CTA and the tag linking it', () => {
+    expect(() => assertNotLinkedElsewhere(['1'], new Map())).not.toThrow();
+    expect(failure(() => assertNotLinkedElsewhere(['1', '2', '3'], new Map([['2', 'a'], ['3', 'b c']]))).message).toBe(
+      "linkedCtas: CTA 2 is already linked to behaviour tag 'a'; CTA 3 is already linked to behaviour tag 'b c' (a CTA belongs to at most one behaviour tag)",
+    );
+  });
+});
+
+describe('status rules', () => {
+  const all = ['draft', 'paused', 'live', 'scheduled', 'concluded', 'terminated'] as const;
+
+  it('on create allows only draft and paused CTAs', () => {
+    const allowed = all.filter((status) => {
+      try {
+        assertLinkableOnCreate([cta('1', status)]);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(allowed).toEqual(['draft', 'paused']);
+    expect(failure(() => assertLinkableOnCreate([cta('5', 'concluded'), cta('3', 'live'), cta('4', 'draft')])).message).toBe(
+      'linkedCtas: a new behaviour tag can link only draft or paused CTAs; CTA 3 is live, CTA 5 is concluded',
+    );
+  });
+
+  it('on update forbids live and scheduled CTAs', () => {
+    const allowed = all.filter((status) => {
+      try {
+        assertUpdatable('t', [cta('1', status)]);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(allowed).toEqual(['draft', 'paused', 'concluded', 'terminated']);
+    expect(failure(() => assertUpdatable('promo', [cta('10', 'scheduled'), cta('9', 'live')])).message).toBe(
+      "behaviour tag 'promo' can change only while none of its CTAs is live or scheduled; CTA 9 is live, CTA 10 is scheduled",
+    );
+  });
+});

@@ -1,0 +1,117 @@
+import { DomainError } from '../common/domain-error';
+import { ErrorCode } from '../common/error-code';
+import type { CtaStatus } from '../ctas/cta.types';
+import type { CtaRelation, CtaRelationSide, TagExposureRule } from './behaviour-tag.types';
+import { parseCtaId } from './cta-id';
+import type { BehaviourTagRulesDto, CtaRelationSideDto } from './dto/behaviour-tag-body.dto';
+
+/**
+ * The rules of DESIGN §7 that need no database: the canonical form of a tag
+ * body, and the checks on the CTAs it links once they are read. Every
+ * violation is a CAMPAIGN_INVALID naming the ids.
+ */
+
+/** A validated create/update body in stored form: CTA ids as canonical strings, known keys only. */
+export interface TagDefinition {
+  description: string | null;
+  exposureRule: TagExposureRule;
+  ctaRelation: CtaRelation;
+  /** Distinct ids, in the order first sent. */
+  linkedCtas: string[];
+}
+
+/** What the rules need to know about a linked CTA. */
+export interface LinkedCtaState {
+  id: string;
+  status: CtaStatus;
+  isTest: boolean;
+}
+
+/** Devices enforce a tag for its running CTAs, so a tag is created or changed only while none runs. */
+export const STATUSES_LINKABLE_ON_CREATE: readonly CtaStatus[] = ['draft', 'paused'];
+export const STATUSES_ALLOWING_UPDATE: readonly CtaStatus[] = ['draft', 'paused', 'concluded', 'terminated'];
+
+const invalid = (message: string): DomainError => new DomainError(ErrorCode.CAMPAIGN_INVALID, message);
+
+/** "CTA 12" / "CTAs 12, 13" */
+export const describeCtas = (ids: readonly string[]): string => `${ids.length === 1 ? 'CTA' : 'CTAs'} ${ids.join(', ')}`;
+
+/** Only called on ids the DTO already checked. */
+const canonicalIds = (ids: readonly (string | number)[]): string[] => ids.map((id) => parseCtaId(id) as string);
+
+function relationSide(side: CtaRelationSideDto): CtaRelationSide {
+  return { rule: side.rule, ctaList: canonicalIds(side.ctaList) };
+}
+
+/** The stored form of a body; fails when a `ctaList` names a CTA that `linkedCtas` does not. */
+export function tagDefinition(body: BehaviourTagRulesDto): TagDefinition {
+  const { session, window, lifespan } = body.exposureRule;
+  const definition: TagDefinition = {
+    description: body.description ?? null,
+    exposureRule: {
+      session: { limit: session.limit },
+      window: { limit: window.limit, unit: window.unit, value: window.value },
+      lifespan: { limit: lifespan.limit },
+    },
+    ctaRelation: {
+      shownCta: relationSide(body.ctaRelation.shownCta),
+      hideCta: relationSide(body.ctaRelation.hideCta),
+    },
+    linkedCtas: [...new Set(canonicalIds(body.linkedCtas))],
+  };
+  const linked = new Set(definition.linkedCtas);
+  for (const sideName of ['shownCta', 'hideCta'] as const) {
+    const unlinked = definition.ctaRelation[sideName].ctaList.filter((id) => !linked.has(id));
+    if (unlinked.length > 0) {
+      throw invalid(`ctaRelation.${sideName}.ctaList: ${describeCtas(unlinked)} not in linkedCtas`);
+    }
+  }
+  return definition;
+}
+
+/** Every id must be an existing CTA of the tenant, and not a test CTA. */
+export function assertLinkable(ids: readonly string[], found: ReadonlyMap<string, LinkedCtaState>): void {
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    throw invalid(`linkedCtas: ${describeCtas(missing)} ${missing.length === 1 ? 'does' : 'do'} not exist`);
+  }
+  const testCtas = ids.filter((id) => found.get(id)?.isTest);
+  if (testCtas.length > 0) {
+    throw invalid(`linkedCtas: ${describeCtas(testCtas)} ${testCtas.length === 1 ? 'is a test CTA' : 'are test CTAs'}; test CTAs cannot be linked to a behaviour tag`);
+  }
+}
+
+/** A CTA belongs to at most one tag; `owners` maps CTA id → the other tag linking it. */
+export function assertNotLinkedElsewhere(ids: readonly string[], owners: ReadonlyMap<string, string>): void {
+  const taken = ids.filter((id) => owners.has(id));
+  if (taken.length > 0) {
+    throw invalid(
+      `linkedCtas: ${taken.map((id) => `CTA ${id} is already linked to behaviour tag '${owners.get(id)}'`).join('; ')}` +
+        ' (a CTA belongs to at most one behaviour tag)',
+    );
+  }
+}
+
+/** The CTAs among `ctas` whose status is not in `allowed`, as "CTA 12 is live, CTA 13 is scheduled". */
+function statusViolations(ctas: Iterable<LinkedCtaState>, allowed: readonly CtaStatus[]): string | null {
+  const offending = [...ctas]
+    .filter((cta) => !allowed.includes(cta.status))
+    .sort((a, b) => Number(a.id) - Number(b.id))
+    .map((cta) => `CTA ${cta.id} is ${cta.status}`);
+  return offending.length > 0 ? offending.join(', ') : null;
+}
+
+export function assertLinkableOnCreate(ctas: Iterable<LinkedCtaState>): void {
+  const violations = statusViolations(ctas, STATUSES_LINKABLE_ON_CREATE);
+  if (violations) {
+    throw invalid(`linkedCtas: a new behaviour tag can link only draft or paused CTAs; ${violations}`);
+  }
+}
+
+/** `ctas`: every CTA the tag links before or after the update. */
+export function assertUpdatable(tagName: string, ctas: Iterable<LinkedCtaState>): void {
+  const violations = statusViolations(ctas, STATUSES_ALLOWING_UPDATE);
+  if (violations) {
+    throw invalid(`behaviour tag '${tagName}' can change only while none of its CTAs is live or scheduled; ${violations}`);
+  }
+}

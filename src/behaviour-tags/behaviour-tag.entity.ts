@@ -1,0 +1,35 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { jsonTransformer } from '../database/transformers';
+import type { CtaRelation, TagExposureRule } from './behaviour-tag.types';
+
+/** A behaviour tag (DESIGN §7); its linked CTAs live in `behaviour_tag_ctas`. */
+@Entity({ name: 'behaviour_tags' })
+export class BehaviourTagEntity {
+  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ name: 'exposure_rule', type: 'text', transformer: jsonTransformer })
+  exposureRule: TagExposureRule;
+
+  /** CTA ids inside are strings. */
+  @Column({ name: 'cta_relation', type: 'text', transformer: jsonTransformer })
+  ctaRelation: CtaRelation;
+
+  @Column({ name: 'created_at', type: 'bigint' })
+  createdAt: number;
+
+  @Column({ name: 'created_by', type: 'varchar', length: 255 })
+  createdBy: string;
+
+  @Column({ name: 'last_updated_at', type: 'bigint', nullable: true })
+  lastUpdatedAt: number | null;
+
+  @Column({ name: 'last_updated_by', type: 'varchar', length: 255, nullable: true })
+  lastUpdatedBy: string | null;
+}

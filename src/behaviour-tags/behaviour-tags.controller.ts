@@ -1,0 +1,137 @@
+import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { DataEnvelope, dataEnvelope, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import { ErrorCode } from '../common/error-code';
+import { OperatorUser, TenantId } from '../common/request-headers';
+import { ValidBody } from '../common/validation';
+import { BehaviourTagsService } from './behaviour-tags.service';
+import { CreateBehaviourTagDto, UpdateBehaviourTagDto } from './dto/behaviour-tag-body.dto';
+import { BehaviourTagListDto, BehaviourTagListEnvelopeDto } from './dto/behaviour-tag-record.dto';
+
+const TENANT_HEADER = { name: 'x-tenant-id', required: false, description: 'tenant; default `default`' };
+const USER_HEADER = { name: 'user', required: true, description: 'the operator making the change' };
+
+const TAG_RULES_EXAMPLE = {
+  description: 'At most one store nudge at a time, two a day',
+  exposureRule: {
+    session: { limit: 1 },
+    window: { limit: 2, unit: 'days', value: 1 },
+    lifespan: { limit: 20 },
+  },
+  ctaRelation: {
+    shownCta: { rule: 'ANY', ctaList: [] },
+    hideCta: { rule: 'LIST', ctaList: ['12'] },
+  },
+  linkedCtas: ['12', '13'],
+};
+
+const LIST_EXAMPLE = {
+  data: {
+    behaviourTags: [
+      {
+        name: 'store-nudges',
+        description: TAG_RULES_EXAMPLE.description,
+        createdAt: 1795372967296,
+        createdBy: 'alice@example.com',
+        lastUpdatedAt: 1795372967296,
+        lastUpdatedBy: 'alice@example.com',
+        exposureRule: TAG_RULES_EXAMPLE.exposureRule,
+        ctaRelation: TAG_RULES_EXAMPLE.ctaRelation,
+        linkedCtas: ['12', '13'],
+        tenantId: 'default',
+      },
+    ],
+  },
+};
+
+const LINK_RULES =
+  'every linkedCtas id must be an existing non-test CTA of the tenant and not linked by another tag; every ctaList id must be in linkedCtas';
+
+/** Behaviour tags (seed "Behaviour tags", DESIGN §7), under the admin prefix. */
+@ApiTags('Behaviour tags')
+@ApiExtraModels(BehaviourTagListEnvelopeDto)
+@Controller('behaviour-tags')
+export class BehaviourTagsController {
+  constructor(private readonly behaviourTags: BehaviourTagsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create a behaviour tag',
+    description: `Links the CTAs of linkedCtas to the new tag. Rules: ${LINK_RULES}; every linked CTA must be draft or paused.`,
+  })
+  @ApiHeader(TENANT_HEADER)
+  @ApiHeader(USER_HEADER)
+  @ApiBody({
+    type: CreateBehaviourTagDto,
+    examples: { 'store-nudges': { value: { behaviourTagName: 'store-nudges', ...TAG_RULES_EXAMPLE } } },
+  })
+  @ApiOkResponse({ description: 'created', schema: { type: 'object', example: {} } })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'CAMPAIGN_DUPLICATE_NAME: the tenant already has a tag of this name; ' +
+      `CAMPAIGN_INVALID: an invalid body (the message names the field), or a broken rule (${LINK_RULES}; linked CTAs draft or paused); ` +
+      "INVALID_REQUEST: missing 'user' header, malformed x-tenant-id or malformed JSON",
+  })
+  async create(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @ValidBody(ErrorCode.CAMPAIGN_INVALID) body: CreateBehaviourTagDto,
+  ): Promise<EmptyEnvelope> {
+    await this.behaviourTags.create(tenantId, user, body);
+    return emptyEnvelope();
+  }
+
+  @Put(':behaviourTagName')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Update a behaviour tag',
+    description:
+      'Replaces the description, exposureRule, ctaRelation and the linked set at once (CTAs left out of linkedCtas are unlinked). ' +
+      `Rules: ${LINK_RULES}; no CTA linked before or after may be live or scheduled.`,
+  })
+  @ApiParam({ name: 'behaviourTagName', description: 'the tag name, URL-encoded', example: 'store-nudges' })
+  @ApiHeader(TENANT_HEADER)
+  @ApiHeader(USER_HEADER)
+  @ApiBody({ type: UpdateBehaviourTagDto, examples: { 'store-nudges': { value: TAG_RULES_EXAMPLE } } })
+  @ApiOkResponse({ description: 'updated', schema: { type: 'object', example: {} } })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'CAMPAIGN_INVALID: no tag of this name, an invalid body (the message names the field), a behaviourTagName in the body ' +
+      `other than the path's, or a broken rule (${LINK_RULES}; no linked CTA live or scheduled); ` +
+      "INVALID_REQUEST: missing 'user' header, malformed x-tenant-id or malformed JSON",
+  })
+  async update(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('behaviourTagName') name: string,
+    @ValidBody(ErrorCode.CAMPAIGN_INVALID) body: UpdateBehaviourTagDto,
+  ): Promise<EmptyEnvelope> {
+    await this.behaviourTags.update(tenantId, user, name, body);
+    return emptyEnvelope();
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List the behaviour tags of the tenant', description: 'Sorted by name; CTA ids are strings.' })
+  @ApiHeader(TENANT_HEADER)
+  @ApiOkResponse({
+    description: 'every tag of the tenant',
+    schema: { allOf: [{ $ref: getSchemaPath(BehaviourTagListEnvelopeDto) }], example: LIST_EXAMPLE },
+  })
+  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: malformed x-tenant-id' })
+  async list(@TenantId() tenantId: string): Promise<DataEnvelope<BehaviourTagListDto>> {
+    return dataEnvelope({ behaviourTags: await this.behaviourTags.list(tenantId) });
+  }
+}

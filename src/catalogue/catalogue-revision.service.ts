@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { TransactionRunner } from '../database/transaction-runner';
+import { CatalogueRevisionEntity } from './catalogue-revision.entity';
+
+type CatalogueListener = (tenantId: string) => void;
+
+/**
+ * Owns the per-tenant catalogue revision (DESIGN §14). Every admin write that
+ * changes what the SDK launch serves runs through `write`, which bumps the
+ * revision in the same transaction (other instances see it on revalidation)
+ * and, once committed, tells this instance's listeners at once.
+ */
+@Injectable()
+export class CatalogueRevisionService {
+  private readonly listeners = new Set<CatalogueListener>();
+
+  constructor(
+    @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Runs `work` in a transaction that also bumps the tenant's revision. */
+  async write<T>(tenantId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const result = await this.transactions.run(async (manager) => {
+      const outcome = await work(manager);
+      await this.bump(manager, tenantId);
+      return outcome;
+    });
+    this.listeners.forEach((listener) => listener(tenantId));
+    return result;
+  }
+
+  /** The tenant's current revision; 0 before its first write. */
+  async current(tenantId: string): Promise<number> {
+    const row = await this.dataSource.getRepository(CatalogueRevisionEntity).findOneBy({ tenantId });
+    return row?.revision ?? 0;
+  }
+
+  /** Called after each committed write on this instance. */
+  onChange(listener: CatalogueListener): void {
+    this.listeners.add(listener);
+  }
+
+  private async bump(manager: EntityManager, tenantId: string): Promise<void> {
+    const now = this.clock.now();
+    // Insert-or-ignore first so two first writes of a tenant never collide on the key.
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(CatalogueRevisionEntity)
+      .values({ tenantId, revision: 0, updatedAt: now })
+      .orIgnore()
+      .execute();
+    await manager
+      .createQueryBuilder()
+      .update(CatalogueRevisionEntity)
+      .set({ revision: () => 'revision + 1', updatedAt: now })
+      .where('tenant_id = :tenantId', { tenantId })
+      .execute();
+  }
+}

@@ -1,0 +1,20 @@
+import { ErrorCode } from './error-code';
+
+/**
+ * The only error services throw. It carries a code, never an HTTP status:
+ * the global exception filter maps the code to a status.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra response headers, e.g. `Retry-After` for RATE_LIMITED. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalidRequest = (message: string): DomainError =>
+  new DomainError(ErrorCode.INVALID_REQUEST, message);

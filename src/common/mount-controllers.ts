@@ -1,0 +1,40 @@
+import { CanActivate, Controller, Type, UseGuards } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import { ApiBearerAuth, ApiExcludeController, ApiSecurity } from '@nestjs/swagger';
+
+/**
+ * Serves feature controllers under a prefix chosen at runtime (DESIGN §3: admin
+ * prefix, its aliases, SDK prefix). Each controller is declared with its path
+ * relative to the prefix; this derives a subclass routed at `<prefix>/<path>`.
+ * Aliases are left out of the API docs, which describe the main prefix only.
+ * `guards` (the standalone app's API keys, or a host's own) protect every route of the mount.
+ */
+/** Names of the API-key security schemes in the OpenAPI document. */
+export const API_KEY_BEARER = 'api-key-bearer';
+export const API_KEY_HEADER = 'api-key-header';
+
+export interface Mount {
+  prefix: string;
+  documented: boolean;
+  guards: (CanActivate | Type<CanActivate>)[];
+}
+
+export function mountControllers(controllers: Type[], { prefix, documented, guards }: Mount): Type[] {
+  return controllers.map((controller) => {
+    const path = (Reflect.getMetadata(PATH_METADATA, controller) as string | undefined) ?? '';
+    const mounted = class extends controller {};
+    Object.defineProperty(mounted, 'name', { value: controller.name });
+    Controller([prefix, path].filter((part) => part && part !== '/').join('/'))(mounted);
+    if (guards.length > 0) {
+      UseGuards(...guards)(mounted);
+    }
+    if (documented) {
+      // Either scheme is accepted when keys are configured (DESIGN §15).
+      ApiBearerAuth(API_KEY_BEARER)(mounted);
+      ApiSecurity(API_KEY_HEADER)(mounted);
+    } else {
+      ApiExcludeController()(mounted);
+    }
+    return mounted;
+  });
+}

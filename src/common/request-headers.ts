@@ -1,0 +1,112 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { invalidRequest } from './domain-error';
+
+/**
+ * The header rules of DESIGN §3. Controllers read headers only through the
+ * param decorators below; the parsing functions are exported for the SDK hot
+ * path and for unit tests.
+ */
+
+export const DEFAULT_TENANT_ID = 'default';
+const TENANT_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+const MAX_OPERATOR_USER_LENGTH = 255;
+const DECIMAL_INTEGER = /^-?\d{1,19}$/;
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
+export interface SdkClientInfo {
+  /** `null` when absent or unparsable; the SDK endpoints answer the empty result below 1. */
+  apiVersion: number | null;
+  appVersion: string | null;
+  packageName: string | null;
+  hotpatchVersion: string | null;
+}
+
+type Headers = FastifyRequest['headers'];
+
+/** A header's single value; a repeated header counts as malformed and reads as its first value. */
+function headerValue(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function parseTenantId(headers: Headers): string {
+  const value = headerValue(headers, 'x-tenant-id');
+  if (value === undefined || value === '') {
+    return DEFAULT_TENANT_ID;
+  }
+  if (!TENANT_ID_PATTERN.test(value)) {
+    throw invalidRequest("header 'x-tenant-id' must be 1-64 characters of A-Z, a-z, 0-9, '.', '_' or '-'");
+  }
+  return value;
+}
+
+export function parseOperatorUser(headers: Headers): string {
+  const value = headerValue(headers, 'user')?.trim();
+  if (!value) {
+    throw invalidRequest("header 'user' is required");
+  }
+  if (value.length > MAX_OPERATOR_USER_LENGTH) {
+    throw invalidRequest(`header 'user' must be at most ${MAX_OPERATOR_USER_LENGTH} characters`);
+  }
+  return value;
+}
+
+/** `auth-userid`: a signed 64-bit decimal integer, kept as its canonical decimal string. */
+export function parseSdkUserId(headers: Headers): string {
+  const value = headerValue(headers, 'auth-userid')?.trim();
+  if (!value) {
+    throw invalidRequest("header 'auth-userid' is required");
+  }
+  if (!DECIMAL_INTEGER.test(value)) {
+    throw invalidRequest("header 'auth-userid' must be a decimal integer");
+  }
+  const userId = BigInt(value);
+  if (userId < LONG_MIN || userId > LONG_MAX) {
+    throw invalidRequest("header 'auth-userid' does not fit a signed 64-bit integer");
+  }
+  return userId.toString();
+}
+
+/** Clients send these with underscores (DESIGN §18); hyphenated spellings are accepted too. */
+function clientHeader(headers: Headers, ...names: string[]): string | null {
+  for (const name of names) {
+    const value = headerValue(headers, name) ?? headerValue(headers, name.replace(/_/g, '-'));
+    if (value !== undefined && value !== '') {
+      return value;
+    }
+  }
+  return null;
+}
+
+export function parseSdkClientInfo(headers: Headers): SdkClientInfo {
+  const rawApiVersion = clientHeader(headers, 'api_version')?.trim();
+  const apiVersion = rawApiVersion && /^-?\d{1,15}$/.test(rawApiVersion) ? Number(rawApiVersion) : null;
+  return {
+    apiVersion,
+    appVersion: clientHeader(headers, 'app_version'),
+    packageName: clientHeader(headers, 'package_name'),
+    hotpatchVersion: clientHeader(headers, 'hotpatch_version', 'codepush_version'),
+  };
+}
+
+const headersOf = (context: ExecutionContext): Headers => context.switchToHttp().getRequest<FastifyRequest>().headers;
+
+/** Tenant from `x-tenant-id` (default `default`). */
+export const TenantId = createParamDecorator((_: unknown, context: ExecutionContext) => parseTenantId(headersOf(context)));
+
+/** The operator named by the required `user` header. */
+export const OperatorUser = createParamDecorator((_: unknown, context: ExecutionContext) =>
+  parseOperatorUser(headersOf(context)),
+);
+
+/** The app user named by the required `auth-userid` header, as a decimal string. */
+export const SdkUserId = createParamDecorator((_: unknown, context: ExecutionContext) =>
+  parseSdkUserId(headersOf(context)),
+);
+
+/** `api_version`, `app_version`, `package_name`, `hotpatch_version` / `codepush_version`. */
+export const SdkClientInfo = createParamDecorator((_: unknown, context: ExecutionContext) =>
+  parseSdkClientInfo(headersOf(context)),
+);

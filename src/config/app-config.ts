@@ -1,0 +1,130 @@
+/**
+ * The standalone service's configuration, read from the environment once at boot.
+ * A bad value stops the service with a message naming the variable.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** `undefined` means the embedded default, `./data/cta.sqlite`. */
+  dbUrl: string | undefined;
+  dbMigrationsRun: boolean;
+  adminPrefix: string;
+  adminPrefixAliases: string[];
+  sdkPrefix: string;
+  bodyLimitBytes: number;
+  /** `['*']` allows every origin. */
+  corsOrigins: string[];
+  logLevel: LogLevel;
+  schedulerIntervalMs: number;
+  cacheRevalidateMs: number;
+  ctaTimeToleranceMs: number;
+  ctaTimeHorizonDays: number;
+  /** Keys required on admin routes; empty = the admin API is open (a warning is logged). */
+  adminApiKeys: string[];
+  /** Keys required on SDK routes; empty = open. */
+  sdkApiKeys: string[];
+  /** How long a SIGTERM waits for in-flight requests before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** Admin requests a minute per client IP; 0 = no limit. */
+  adminRateLimitPerMinute: number;
+  /** SDK requests a minute per (tenant, user); 0 = no limit. */
+  sdkRateLimitPerMinute: number;
+}
+
+export class InvalidConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'InvalidConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+const PREFIX_PATTERN = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = read(env, name);
+  if (raw === undefined) {
+    return fallback;
+  }
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new InvalidConfigError(name, `must be an integer from ${min} to ${max}, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) {
+    return fallback;
+  }
+  if (!['true', 'false', '1', '0'].includes(raw)) {
+    throw new InvalidConfigError(name, `must be true or false, got '${raw}'`);
+  }
+  return raw === 'true' || raw === '1';
+}
+
+function prefix(env: Env, name: string, value: string): string {
+  const trimmed = value.replace(/^\/+|\/+$/g, '');
+  if (!PREFIX_PATTERN.test(trimmed)) {
+    throw new InvalidConfigError(name, `must be a URL path segment such as 'engine', got '${value}'`);
+  }
+  return trimmed;
+}
+
+function list(env: Env, name: string): string[] {
+  return (read(env, name) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function dbUrl(env: Env): string | undefined {
+  const value = read(env, 'DB_URL');
+  if (value !== undefined && !/^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/.test(value)) {
+    throw new InvalidConfigError('DB_URL', `must be 'sqlite:<file>', 'sqlite::memory:' or 'mysql://user:pass@host:port/db'`);
+  }
+  return value;
+}
+
+export function loadAppConfig(env: Env = process.env): AppConfig {
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new InvalidConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
+  }
+  const adminPrefix = prefix(env, 'ADMIN_PREFIX', read(env, 'ADMIN_PREFIX') ?? 'engine');
+  const sdkPrefix = prefix(env, 'SDK_PREFIX', read(env, 'SDK_PREFIX') ?? 'cta');
+  const adminPrefixAliases = list(env, 'ADMIN_PREFIX_ALIASES').map((alias) => prefix(env, 'ADMIN_PREFIX_ALIASES', alias));
+  if ([adminPrefix, ...adminPrefixAliases].includes(sdkPrefix)) {
+    throw new InvalidConfigError('SDK_PREFIX', `must differ from the admin prefix and its aliases, got '${sdkPrefix}'`);
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: read(env, 'HOST') ?? '0.0.0.0',
+    dbUrl: dbUrl(env),
+    dbMigrationsRun: boolean(env, 'DB_MIGRATIONS_RUN', true),
+    adminPrefix,
+    adminPrefixAliases,
+    sdkPrefix,
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    corsOrigins: list(env, 'CORS_ORIGINS').length > 0 ? list(env, 'CORS_ORIGINS') : ['*'],
+    logLevel,
+    schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 10_000, 0),
+    cacheRevalidateMs: integer(env, 'CACHE_REVALIDATE_MS', 1_000, 0),
+    ctaTimeToleranceMs: integer(env, 'CTA_TIME_TOLERANCE_MS', 2 * 60 * 1000, 0),
+    ctaTimeHorizonDays: integer(env, 'CTA_TIME_HORIZON_DAYS', 5 * 365, 1),
+    adminApiKeys: list(env, 'ADMIN_API_KEYS'),
+    sdkApiKeys: list(env, 'SDK_API_KEYS'),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    adminRateLimitPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 0, 0),
+    sdkRateLimitPerMinute: integer(env, 'RATE_LIMIT_SDK_PER_MINUTE', 0, 0),
+  };
+}

@@ -1,0 +1,40 @@
+import { Controller, HttpCode, Param, Put } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import { TenantId } from '../common/request-headers';
+import { TENANT_HEADER } from '../ctas/ctas.controller';
+import { CtaStatusService } from './cta-status.service';
+import { STATUS_ACTIONS } from './cta-transitions';
+
+/** `PUT /ctas/{id}/<action>` (DESIGN §6). The body is ignored; no user header. */
+@ApiTags('CTA status')
+@ApiHeader(TENANT_HEADER)
+@Controller('ctas')
+export class CtaStatusController {
+  constructor(private readonly status: CtaStatusService) {}
+
+  @Put(':ctaId/:action')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Change a CTA\'s status',
+    description:
+      'live: from draft or paused (startTime := now). pause: from live or scheduled. schedule: from draft or paused, ' +
+      'only when startTime is set and not in the past. conclude: from live or paused (endTime := now). ' +
+      'terminate: from draft, live, paused or scheduled (endTime := now). concluded and terminated are final. ' +
+      'Of concurrent conflicting changes exactly one succeeds. The request body is ignored.',
+  })
+  @ApiParam({ name: 'ctaId', example: '12' })
+  @ApiParam({ name: 'action', enum: STATUS_ACTIONS })
+  @ApiOkResponse({ description: 'changed', schema: { example: {} } })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'CTA_STATUS_INVALID: the action is not live, pause, schedule, conclude or terminate; CTA_ID_INVALID: no such CTA (or a test CTA); ' +
+      'CTA_STATUS_UPDATE_INVALID: the change is not allowed from the current status ("cannot move CTA 12 from concluded to live"), ' +
+      'or schedule without a startTime that is not in the past',
+  })
+  async change(@TenantId() tenantId: string, @Param('ctaId') ctaId: string, @Param('action') action: string): Promise<EmptyEnvelope> {
+    await this.status.change(tenantId, ctaId, action);
+    return emptyEnvelope();
+  }
+}

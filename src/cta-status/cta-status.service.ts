@@ -1,0 +1,110 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
+import { Clock } from '../common/clock';
+import { DomainError } from '../common/domain-error';
+import { ErrorCode } from '../common/error-code';
+import { PeriodicJobsService } from '../common/periodic-jobs.service';
+import { catalogueTenants } from '../ctas/catalogue-tenants';
+import { parseCtaId, unknownCta } from '../ctas/cta-id';
+import { CtaEntity } from '../ctas/cta.entity';
+import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { isStatusAction, STATUS_ACTIONS, StatusAction, TIMED_TRANSITIONS, TimedTransition, TRANSITIONS } from './cta-transitions';
+
+const COLUMN_OF = { startTime: 'start_time', endTime: 'end_time' } as const;
+
+/**
+ * The only writer of a CTA's status after creation (DESIGN §6). Every change is
+ * one conditional UPDATE (`… WHERE id AND tenant_id AND status IN (allowed sources)`),
+ * so of concurrent conflicting requests exactly one matches a row; the others
+ * match none and get CTA_STATUS_UPDATE_INVALID. The timed transitions are
+ * conditional updates too, so any number of instances may run them at once.
+ */
+@Injectable()
+export class CtaStatusService implements OnModuleInit {
+  constructor(
+    @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
+    private readonly catalogue: CatalogueRevisionService,
+    private readonly clock: Clock,
+    private readonly periodicJobs: PeriodicJobsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.periodicJobs.register('cta-timed-transitions', () => this.runTimedTransitions());
+  }
+
+  async change(tenantId: string, rawId: string, action: string): Promise<void> {
+    if (!isStatusAction(action)) {
+      throw new DomainError(ErrorCode.CTA_STATUS_INVALID, `unknown status action '${action}'; use one of ${STATUS_ACTIONS.join(', ')}`);
+    }
+    const id = parseCtaId(rawId);
+    const transition = TRANSITIONS[action];
+    const now = this.clock.now();
+    await this.catalogue.write(tenantId, async (manager) => {
+      const update = manager
+        .createQueryBuilder()
+        .update(CtaEntity)
+        .set({ status: transition.to, ...(transition.stamps ? { [transition.stamps]: now } : {}) })
+        .where('tenant_id = :tenantId AND id = :id AND is_test = :isTest AND status IN (:...from)', {
+          tenantId,
+          id,
+          isTest: false,
+          from: transition.from,
+        });
+      if (transition.needsFutureStart) {
+        update.andWhere('start_time IS NOT NULL AND start_time >= :now', { now });
+      }
+      const { affected } = await update.execute();
+      if (!affected) {
+        throw await this.refusal(manager, tenantId, id, action, now);
+      }
+    });
+  }
+
+  /** scheduled → live at startTime, live|paused → concluded at endTime; idempotent. */
+  async runTimedTransitions(): Promise<void> {
+    const now = this.clock.now();
+    for (const tenantId of await catalogueTenants(this.dataSource.manager)) {
+      // A cheap indexed read first, so tenants with nothing due cost no write.
+      const due = await Promise.all(TIMED_TRANSITIONS.map((timed) => this.dueQuery(this.dataSource.manager, tenantId, timed, now).getExists()));
+      if (due.some(Boolean)) {
+        await this.catalogue.write(tenantId, async (manager) => {
+          for (const timed of TIMED_TRANSITIONS) {
+            await manager
+              .createQueryBuilder()
+              .update(CtaEntity)
+              .set({ status: timed.to })
+              .where('tenant_id = :tenantId AND is_test = :isTest AND status IN (:...from)', { tenantId, isTest: false, from: timed.from })
+              .andWhere(`${COLUMN_OF[timed.dueAt]} IS NOT NULL AND ${COLUMN_OF[timed.dueAt]} <= :now`, { now })
+              .execute();
+          }
+        });
+      }
+    }
+  }
+
+  private dueQuery(manager: EntityManager, tenantId: string, timed: TimedTransition, now: number) {
+    return manager
+      .createQueryBuilder(CtaEntity, 'cta')
+      .where('cta.tenantId = :tenantId AND cta.isTest = :isTest AND cta.status IN (:...from)', { tenantId, isTest: false, from: timed.from })
+      .andWhere(`cta.${timed.dueAt} IS NOT NULL AND cta.${timed.dueAt} <= :now`, { now });
+  }
+
+  /** Why the conditional update matched nothing: no such CTA, a disallowed source status, or a past start. */
+  private async refusal(manager: EntityManager, tenantId: string, id: number, action: StatusAction, now: number): Promise<DomainError> {
+    const cta = await manager.findOne(CtaEntity, { select: { id: true, status: true, startTime: true }, where: { tenantId, id, isTest: false } });
+    if (!cta) {
+      return unknownCta(id);
+    }
+    const transition = TRANSITIONS[action];
+    if (transition.from.includes(cta.status)) {
+      return new DomainError(
+        ErrorCode.CTA_STATUS_UPDATE_INVALID,
+        cta.startTime === null
+          ? `cannot schedule CTA ${id}: it has no startTime`
+          : `cannot schedule CTA ${id}: its startTime ${cta.startTime} is in the past (now ${now})`,
+      );
+    }
+    return new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, `cannot move CTA ${id} from ${cta.status} to ${transition.to}`);
+  }
+}

@@ -1,0 +1,41 @@
+import type { CtaStatus } from '../ctas/cta.types';
+
+/** The five status actions of `PUT /ctas/{id}/<action>`. */
+export const STATUS_ACTIONS = ['live', 'pause', 'schedule', 'conclude', 'terminate'] as const;
+export type StatusAction = (typeof STATUS_ACTIONS)[number];
+
+export interface Transition {
+  to: CtaStatus;
+  from: readonly CtaStatus[];
+  /** The time field the action sets to now (going live starts the CTA, ending it ends it). */
+  stamps: 'startTime' | 'endTime' | null;
+  /** `/schedule` needs a `startTime` that is not in the past (no tolerance, DESIGN §6). */
+  needsFutureStart: boolean;
+}
+
+/** The transition table of DESIGN §6; `concluded` and `terminated` are final. */
+export const TRANSITIONS: Readonly<Record<StatusAction, Transition>> = {
+  live: { to: 'live', from: ['draft', 'paused'], stamps: 'startTime', needsFutureStart: false },
+  pause: { to: 'paused', from: ['live', 'scheduled'], stamps: null, needsFutureStart: false },
+  schedule: { to: 'scheduled', from: ['draft', 'paused'], stamps: null, needsFutureStart: true },
+  conclude: { to: 'concluded', from: ['live', 'paused'], stamps: 'endTime', needsFutureStart: false },
+  terminate: { to: 'terminated', from: ['draft', 'live', 'paused', 'scheduled'], stamps: 'endTime', needsFutureStart: false },
+};
+
+export const isStatusAction = (action: string): action is StatusAction => Object.hasOwn(TRANSITIONS, action);
+
+/** Statuses in which a CTA's body may be edited: devices run the rules of live and scheduled CTAs. */
+export const EDITABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
+
+/** What the periodic job does on its own (DESIGN §6): the status moves when the time field is due (≤ now). */
+export interface TimedTransition {
+  from: readonly CtaStatus[];
+  to: CtaStatus;
+  dueAt: 'startTime' | 'endTime';
+}
+
+/** In this order: a CTA whose start and end have both passed goes live, then concludes, in one run. */
+export const TIMED_TRANSITIONS: readonly TimedTransition[] = [
+  { from: ['scheduled'], to: 'live', dueAt: 'startTime' },
+  { from: ['live', 'paused'], to: 'concluded', dueAt: 'endTime' },
+];

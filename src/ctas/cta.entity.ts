@@ -1,0 +1,63 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { booleanTransformer, jsonTransformer } from '../database/transformers';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { CtaRule, CtaStatus } from './cta.types';
+
+/** A CTA, normal or test (DESIGN §5, §8). Searchable attributes are real columns. */
+@Entity({ name: 'ctas' })
+// Test CTAs (`test-<id>`) have their own name space: they never block or collide with a normal CTA's name.
+@Index('uq_ctas_tenant_test_name', ['tenantId', 'isTest', 'name'], { unique: true })
+@Index('ix_ctas_tenant_test_status', ['tenantId', 'isTest', 'status', 'id'])
+@Index('ix_ctas_tenant_team', ['tenantId', 'team'])
+@Index('ix_ctas_tenant_created_by', ['tenantId', 'createdBy'])
+export class CtaEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: number;
+
+  @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 255 })
+  team: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: CtaStatus;
+
+  @Column({ name: 'start_time', type: 'bigint', nullable: true })
+  startTime: number | null;
+
+  @Column({ name: 'end_time', type: 'bigint', nullable: true })
+  endTime: number | null;
+
+  /** The rule as sent (unknown keys kept), without the derived `ctaValidTill`. */
+  @Column({ type: 'text', transformer: jsonTransformer })
+  rule: CtaRule;
+
+  @Column({ name: 'is_test', type: 'boolean', default: false, transformer: booleanTransformer })
+  isTest: boolean;
+
+  /** Test CTAs only: when the test CTA stops being served and is purged. */
+  @Column({ name: 'expires_at', type: 'bigint', nullable: true })
+  expiresAt: number | null;
+
+  @Column({ name: 'created_at', type: 'bigint' })
+  createdAt: number;
+
+  @Column({ name: 'created_by', type: 'varchar', length: 255 })
+  createdBy: string;
+
+  @Column({ name: 'last_updated_at', type: 'bigint', nullable: true })
+  lastUpdatedAt: number | null;
+
+  @Column({ name: 'last_updated_by', type: 'varchar', length: 255, nullable: true })
+  lastUpdatedBy: string | null;
+}
+
+/** A rule as an insert/update value: TypeORM's deep-partial typing cannot follow the rule's open (unknown-valued) keys. */
+export const ruleColumnValue = (rule: CtaRule): QueryDeepPartialEntity<CtaRule> => rule as unknown as QueryDeepPartialEntity<CtaRule>;

@@ -1,0 +1,162 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { DataEnvelope, dataEnvelope, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import { ErrorCode } from '../common/error-code';
+import { OperatorUser, TenantId } from '../common/request-headers';
+import { ValidBody, ValidQuery } from '../common/validation';
+import { CtaListingService, CtaPage, FilterValues } from './cta-listing.service';
+import type { CtaRecord } from './cta-record';
+import { CtasService } from './ctas.service';
+import { CreateCtaDto, UpdateCtaDto } from './dto/cta-body.dto';
+import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
+
+export const TENANT_HEADER = { name: 'x-tenant-id', required: false, description: 'tenant; default `default`' };
+export const USER_HEADER = { name: 'user', required: true, description: 'the operator (e.g. an email), 1-255 characters' };
+
+const RECORD_EXAMPLE = {
+  id: 12,
+  name: 'first-purchase-reminder',
+  description: 'Nudge new users who opened the store twice without buying',
+  tags: ['onboarding', 'store'],
+  team: 'growth',
+  behaviourTags: ['store-nudges'],
+  startTime: 1795372800000,
+  endTime: null,
+  ctaStatus: 'live',
+  rule: {
+    cohortEligibility: { includes: ['all'], excludes: ['paying_users'] },
+    stateToAction: { '1': 'store_banner' },
+    stateTransition: { store_opened: { '0': [{ transitionTo: '1', filters: { operator: 'AND', filter: [] } }] } },
+    priority: 5,
+    stateMachineTTL: 604800000,
+    actions: [{ actionId: 'store_banner', type: 'NUDGE_UI' }],
+    frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
+    ctaValidTill: null,
+  },
+  createdAt: 1795372000000,
+  createdBy: 'ops@example.com',
+  lastUpdatedAt: null,
+  lastUpdatedBy: null,
+  tenantId: 'default',
+};
+
+const ID_PARAM = { name: 'ctaId', description: 'numeric CTA id', example: '12' };
+
+/** CTA create, read, update and list (DESIGN §5). */
+@ApiTags('CTAs')
+@ApiHeader(TENANT_HEADER)
+@Controller('ctas')
+export class CtasController {
+  constructor(
+    private readonly ctas: CtasService,
+    private readonly listing: CtaListingService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a CTA (starts in draft)' })
+  @ApiHeader(USER_HEADER)
+  @ApiBody({ type: CreateCtaDto })
+  @ApiOkResponse({ description: 'the new CTA id', schema: { example: { data: 12 } } })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'INVALID_REQUEST: a missing/invalid field or rule (the message names the field path), a time outside ' +
+      '[now - 2 min, now + 5 years], endTime not after startTime, or a missing user header; ' +
+      'CTA_DUPLICATE_NAME: the tenant already has a CTA of that name (case-sensitive)',
+  })
+  async create(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @ValidBody(ErrorCode.INVALID_REQUEST) body: CreateCtaDto,
+  ): Promise<DataEnvelope<number>> {
+    return dataEnvelope(await this.ctas.create(tenantId, user, body));
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: 'List CTAs, newest first',
+    description:
+      'Filters combine with AND; teams and tags match any of their comma-separated values; empty values are ignored. ' +
+      'statusWiseCount counts all six statuses over every filter except status. Test CTAs are never listed.',
+  })
+  @ApiOkResponse({
+    description: 'one page',
+    schema: {
+      example: {
+        data: {
+          ctas: [RECORD_EXAMPLE],
+          totalEntries: 1,
+          totalPages: 1,
+          pageNumber: 0,
+          pageSize: 10,
+          statusWiseCount: { draft: 0, paused: 0, live: 1, scheduled: 0, concluded: 0, terminated: 0 },
+        },
+      },
+    },
+  })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'CTA_STATUS_INVALID: status is not one of draft, paused, live, scheduled, concluded, terminated; ' +
+      'INVALID_REQUEST: pageSize not a decimal integer 1-100, pageNumber not a decimal integer ≥ 0, or a repeated parameter',
+  })
+  async list(@TenantId() tenantId: string, @ValidQuery(ErrorCode.INVALID_REQUEST) query: ListCtasQueryDto): Promise<DataEnvelope<CtaPage>> {
+    return dataEnvelope(await this.listing.list(tenantId, query));
+  }
+
+  @Get(':ctaId')
+  @ApiOperation({ summary: 'Get one CTA with its behaviour tags and full rule (including the derived ctaValidTill)' })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ description: 'the CTA', schema: { example: { data: RECORD_EXAMPLE } } })
+  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'CTA_ID_INVALID: no such CTA in the tenant, a non-numeric id, or a test CTA' })
+  async get(@TenantId() tenantId: string, @Param('ctaId') ctaId: string): Promise<DataEnvelope<CtaRecord>> {
+    return dataEnvelope(await this.ctas.get(tenantId, ctaId));
+  }
+
+  @Put(':ctaId')
+  @ApiOperation({
+    summary: 'Update a draft or paused CTA',
+    description:
+      'Replaces tags, team and rule; an omitted description, startTime or endTime keeps its value, an explicit null clears it. ' +
+      '`name` cannot be sent.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiHeader(USER_HEADER)
+  @ApiBody({ type: UpdateCtaDto })
+  @ApiOkResponse({ description: 'updated', schema: { example: {} } })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'INVALID_REQUEST: an invalid field or rule, `name` in the body, a time outside the window, endTime not after startTime, ' +
+      'or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
+  })
+  async update(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('ctaId') ctaId: string,
+    @ValidBody(ErrorCode.INVALID_REQUEST) body: UpdateCtaDto,
+  ): Promise<EmptyEnvelope> {
+    await this.ctas.update(tenantId, user, ctaId, body);
+    return emptyEnvelope();
+  }
+}
+
+/** `GET /filters/`: the values the list filters can take. */
+@ApiTags('CTAs')
+@ApiHeader(TENANT_HEADER)
+@Controller('filters')
+export class CtaFiltersController {
+  constructor(private readonly listing: CtaListingService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Distinct names, teams, tags and creators of the tenant\'s CTAs (sorted; test CTAs excluded)' })
+  @ApiOkResponse({
+    description: 'filter values',
+    schema: { example: { data: { names: ['first-purchase-reminder'], teams: ['growth'], tags: ['onboarding', 'store'], createdBy: ['ops@example.com'] } } },
+  })
+  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: a malformed x-tenant-id' })
+  async filters(@TenantId() tenantId: string): Promise<DataEnvelope<FilterValues>> {
+    return dataEnvelope(await this.listing.filterValues(tenantId));
+  }
+}

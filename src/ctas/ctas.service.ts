@@ -1,0 +1,171 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
+import { Clock } from '../common/clock';
+import { DomainError, invalidRequest } from '../common/domain-error';
+import { ErrorCode } from '../common/error-code';
+import { EDITABLE_STATUSES } from '../cta-status/cta-transitions';
+import { isDuplicateKeyError } from '../database/duplicate-key';
+import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { forUpdate } from '../database/row-lock';
+import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
+import { parseCtaId, unknownCta } from './cta-id';
+import { loadCtaLinks } from './cta-links';
+import { CtaRecord, toCtaRecord } from './cta-record';
+import { validateCtaRule } from './cta-rule';
+import { CtaTagEntity } from './cta-tag.entity';
+import { CtaEntity, ruleColumnValue } from './cta.entity';
+import type { CtaRule } from './cta.types';
+import type { CreateCtaDto, CtaFieldsDto, UpdateCtaDto } from './dto/cta-body.dto';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A create or update body after validation: what gets written. */
+interface CtaFields {
+  tags: string[];
+  team: string;
+  rule: CtaRule;
+}
+
+/**
+ * CTA create, read and update (DESIGN §5). Writes go through
+ * `CatalogueRevisionService.write`: one transaction that also bumps the
+ * tenant's catalogue revision. Status is owned by `CtaStatusService`; a new CTA
+ * starts in `draft`.
+ */
+@Injectable()
+export class CtasService {
+  constructor(
+    @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
+    @InjectSettings() private readonly settings: OrchestrationSettings,
+    private readonly catalogue: CatalogueRevisionService,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(tenantId: string, user: string, body: CreateCtaDto): Promise<number> {
+    const fields = this.validFields(body);
+    const now = this.clock.now();
+    this.checkTimeWindow(body, now);
+    if (typeof body.startTime === 'number' && typeof body.endTime === 'number') {
+      this.checkEndAfterStart(body.startTime, body.endTime);
+    }
+    try {
+      return await this.catalogue.write(tenantId, async (manager) => {
+        const inserted = await manager.insert(CtaEntity, {
+          tenantId,
+          name: body.name,
+          description: body.description ?? null,
+          team: fields.team,
+          status: 'draft',
+          startTime: body.startTime ?? null,
+          endTime: body.endTime ?? null,
+          rule: ruleColumnValue(fields.rule),
+          isTest: false,
+          expiresAt: null,
+          createdAt: now,
+          createdBy: user,
+          lastUpdatedAt: null,
+          lastUpdatedBy: null,
+        });
+        const id = Number(inserted.identifiers[0].id);
+        await this.writeTags(manager, tenantId, id, fields.tags);
+        return id;
+      });
+    } catch (error) {
+      // The (tenant_id, is_test, name) key decides, also between two racing creates.
+      if (isDuplicateKeyError(error)) {
+        throw new DomainError(ErrorCode.CTA_DUPLICATE_NAME, `a CTA named '${body.name}' already exists`);
+      }
+      throw error;
+    }
+  }
+
+  async update(tenantId: string, user: string, rawId: string, body: UpdateCtaDto): Promise<void> {
+    const id = parseCtaId(rawId);
+    const fields = this.validFields(body);
+    const now = this.clock.now();
+    this.checkTimeWindow(body, now);
+    await this.catalogue.write(tenantId, async (manager) => {
+      // Locked so a status change or another edit cannot slip between the checks and the write.
+      const current = await forUpdate(
+        manager
+          .createQueryBuilder(CtaEntity, 'cta')
+          .select(['cta.id', 'cta.status', 'cta.startTime', 'cta.endTime'])
+          .where('cta.tenantId = :tenantId AND cta.id = :id AND cta.isTest = :isTest', { tenantId, id, isTest: false }),
+      ).getOne();
+      if (!current) {
+        throw unknownCta(id);
+      }
+      if (!EDITABLE_STATUSES.includes(current.status)) {
+        throw new DomainError(
+          ErrorCode.CTA_STATUS_UPDATE_INVALID,
+          `CTA ${id} is ${current.status}; only ${EDITABLE_STATUSES.join(' or ')} CTAs can be edited (pause it first)`,
+        );
+      }
+      // Omitted description/startTime/endTime keep their value; an explicit null clears it.
+      const startTime = body.startTime === undefined ? current.startTime : body.startTime;
+      const endTime = body.endTime === undefined ? current.endTime : body.endTime;
+      if (startTime !== null && endTime !== null) {
+        this.checkEndAfterStart(startTime, endTime);
+      }
+      await manager.update(
+        CtaEntity,
+        { tenantId, id },
+        {
+          team: fields.team,
+          rule: ruleColumnValue(fields.rule),
+          startTime,
+          endTime,
+          ...(body.description === undefined ? {} : { description: body.description }),
+          lastUpdatedAt: now,
+          lastUpdatedBy: user,
+        },
+      );
+      await manager.delete(CtaTagEntity, { tenantId, ctaId: id });
+      await this.writeTags(manager, tenantId, id, fields.tags);
+    });
+  }
+
+  async get(tenantId: string, rawId: string): Promise<CtaRecord> {
+    const id = parseCtaId(rawId);
+    const cta = await this.dataSource.manager.findOneBy(CtaEntity, { tenantId, id, isTest: false });
+    if (!cta) {
+      throw unknownCta(id);
+    }
+    return toCtaRecord(cta, await loadCtaLinks(this.dataSource.manager, tenantId, [id]));
+  }
+
+  /** The fields create and update share, validated (the DTO checked their types). */
+  private validFields(body: CtaFieldsDto): CtaFields {
+    return { tags: [...new Set(body.tags)], team: body.team, rule: validateCtaRule(body.rule, ErrorCode.INVALID_REQUEST) };
+  }
+
+  /** Each time sent must lie in [now - tolerance, now + horizon] (DESIGN §5). */
+  private checkTimeWindow(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now: number): void {
+    const earliest = now - this.settings.ctaTimeToleranceMs;
+    const latest = now + this.settings.ctaTimeHorizonDays * DAY_MS;
+    for (const field of ['startTime', 'endTime'] as const) {
+      const time = body[field];
+      if (typeof time === 'number' && (time < earliest || time > latest)) {
+        throw invalidRequest(
+          `${field} must lie between ${earliest} (now - ${this.settings.ctaTimeToleranceMs} ms) and ${latest} (now + ${this.settings.ctaTimeHorizonDays} days)`,
+        );
+      }
+    }
+  }
+
+  private checkEndAfterStart(startTime: number, endTime: number): void {
+    if (endTime <= startTime) {
+      throw invalidRequest(`endTime (${endTime}) must be after startTime (${startTime})`);
+    }
+  }
+
+  private async writeTags(manager: EntityManager, tenantId: string, ctaId: number, tags: string[]): Promise<void> {
+    if (tags.length > 0) {
+      await manager.insert(
+        CtaTagEntity,
+        tags.map((tag) => ({ tenantId, ctaId, tag })),
+      );
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Equals, IsArray, IsInt, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import type { CtaRule } from '../cta.types';
+
+const RULE_EXAMPLE = {
+  cohortEligibility: { includes: ['all'], excludes: ['paying_users'] },
+  stateToAction: { '1': 'store_banner' },
+  stateTransition: {
+    store_opened: { '0': [{ transitionTo: '1', filters: { operator: 'AND', filter: [{ propertyName: 'source', comparisonType: 'EQUALS', comparisonValue: 'home' }] } }] },
+  },
+  groupByConfig: { maxActiveStateMachineCount: 1, groupByKeys: ['storeId'] },
+  priority: 5,
+  stateMachineTTL: 604800000,
+  actions: [{ actionId: 'store_banner', type: 'NUDGE_UI', template: 'banner_v2' }],
+  frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
+};
+
+/** Swagger description of `rule`; the rule itself is validated by `validateCtaRule` (shapes DTOs cannot express). */
+export const RuleProperty = (): PropertyDecorator =>
+  ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: RULE_EXAMPLE,
+    description:
+      'CTA rule (DESIGN §5). Unknown keys are kept as sent; `frequency.lifespan` is accepted for `lifeSpan`; ' +
+      '`ctaValidTill` is derived (endTime) and ignored when sent.',
+  });
+
+/** Fields shared by create and update (update = create without `name`). */
+export class CtaFieldsDto {
+  @ApiProperty({ example: ['onboarding', 'store'], description: 'Categorisation tags (each 1-255 characters; duplicates collapse)' })
+  @IsArray()
+  @IsString({ each: true })
+  @Length(1, 255, { each: true })
+  tags: string[];
+
+  @ApiProperty({ example: 'growth', minLength: 1, maxLength: 255 })
+  @IsString()
+  @Length(1, 255)
+  team: string;
+
+  @ApiPropertyOptional({ example: 'Nudge new users who opened the store twice without buying', nullable: true })
+  @IsOptional()
+  @IsString()
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: 'integer', example: null, nullable: true, description: 'Epoch ms within [now - 2 min, now + 5 years]' })
+  @IsOptional()
+  @IsInt()
+  startTime?: number | null;
+
+  @ApiPropertyOptional({ type: 'integer', example: null, nullable: true, description: 'Epoch ms, same window, after startTime' })
+  @IsOptional()
+  @IsInt()
+  endTime?: number | null;
+
+  @RuleProperty()
+  @IsObject()
+  rule: CtaRule;
+}
+
+export class CreateCtaDto extends CtaFieldsDto {
+  @ApiProperty({ example: 'first-purchase-reminder', minLength: 1, maxLength: 255, description: 'Unique per tenant (case-sensitive)' })
+  @IsString()
+  @Length(1, 255)
+  name: string;
+}
+
+export class UpdateCtaDto extends CtaFieldsDto {
+  /** The name is fixed at creation (DESIGN §4): any `name` in an update body is rejected. */
+  @Equals(undefined, { message: 'name cannot be changed on update' })
+  name?: never;
+}

@@ -1,0 +1,53 @@
+import { Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { DataEnvelope, dataEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import { ErrorCode } from '../common/error-code';
+import { OperatorUser, TenantId } from '../common/request-headers';
+import { ValidBody } from '../common/validation';
+import { TENANT_HEADER, USER_HEADER } from './ctas.controller';
+import { CreateTestCtaDto } from './dto/test-cta-body.dto';
+import { TestCtasService } from './test-ctas.service';
+
+/** Test CTAs (DESIGN §8): temporary live CTAs served only to listed users. */
+@ApiTags('Test CTAs')
+@ApiHeader(TENANT_HEADER)
+@Controller('ctas/test')
+export class TestCtasController {
+  constructor(private readonly testCtas: TestCtasService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create a test CTA',
+    description:
+      'A live CTA named `test-<id>` (team `test`) served by the SDK launch only to `userIds`, regardless of cohorts, ' +
+      'until now + expiresInMinutes; never listed. `previousCtaId` naming a test CTA of the tenant deletes it in the same ' +
+      'transaction; an unknown id or a normal CTA is ignored.',
+  })
+  @ApiHeader(USER_HEADER)
+  @ApiBody({ type: CreateTestCtaDto })
+  @ApiOkResponse({ description: 'the test CTA id', schema: { example: { data: 42 } } })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'CTA_CREATION_ERROR: invalid userIds (empty, over 1000, not 64-bit integers), expiresInMinutes outside 1-43200, ' +
+      'a malformed previousCtaId or an invalid rule (the message names the field); INVALID_REQUEST: missing user header',
+  })
+  async create(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @ValidBody(ErrorCode.CTA_CREATION_ERROR) body: CreateTestCtaDto,
+  ): Promise<DataEnvelope<number>> {
+    return dataEnvelope(await this.testCtas.create(tenantId, user, body));
+  }
+
+  @Delete(':ctaId')
+  @ApiOperation({ summary: 'Delete a test CTA (and its targeting)' })
+  @ApiParam({ name: 'ctaId', example: '42' })
+  @ApiOkResponse({ description: 'deleted', schema: { example: { data: null } } })
+  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'CTA_ID_INVALID: no test CTA of that id in the tenant (normal CTAs are not deleted here)' })
+  async delete(@TenantId() tenantId: string, @Param('ctaId') ctaId: string): Promise<DataEnvelope<null>> {
+    await this.testCtas.delete(tenantId, ctaId);
+    return dataEnvelope(null);
+  }
+}

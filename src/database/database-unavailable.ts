@@ -1,0 +1,34 @@
+/**
+ * Driver error codes that mean "the database cannot be reached right now"
+ * (a retry later can succeed), as opposed to a bad query.
+ */
+const UNAVAILABLE_CODES = new Set([
+  // network (mysql2 and Node)
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'POOL_CLOSED',
+  // MySQL / MariaDB server states
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_LOCK_WAIT_TIMEOUT',
+  // SQLite: another writer held the lock past busy_timeout
+  'SQLITE_BUSY',
+]);
+
+/** TypeORM wraps driver errors (`QueryFailedError.driverError`); look through the wrappers. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const { code, driverError, cause } = current as { code?: unknown; driverError?: unknown; cause?: unknown };
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) {
+      return true;
+    }
+    current = driverError ?? cause;
+  }
+  return false;
+}

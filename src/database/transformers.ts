@@ -1,0 +1,16 @@
+import type { ValueTransformer } from 'typeorm';
+
+/** JSON documents in text columns: read back identically on SQLite, MySQL and MariaDB. */
+export const jsonTransformer: ValueTransformer = {
+  to: (value: unknown) => (value === undefined ? undefined : value === null ? null : JSON.stringify(value)),
+  from: (value: string | null) => (value === null || value === undefined ? value : JSON.parse(value)),
+};
+
+/**
+ * SQLite stores booleans as 0/1 integers, MySQL as TINYINT; entities hold booleans. Writes hand
+ * the drivers a real boolean: TypeORM's SQLite driver stores anything but `true` as 0.
+ */
+export const booleanTransformer: ValueTransformer = {
+  to: (value: unknown) => (value === undefined || value === null ? value : Boolean(value)),
+  from: (value: number | boolean | null) => (value === null || value === undefined ? value : Boolean(value)),
+};

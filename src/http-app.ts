@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { ErrorEnvelopeFilter } from './common/exception.filter';
+import { API_KEY_BEARER, API_KEY_HEADER } from './common/mount-controllers';
+import { MetricsService } from './metrics/metrics.service';
+import { registerRateLimits } from './security/rate-limits';
+import type { AppConfig } from './config/app-config';
+
+/** Options for creating the Nest application: our JSON parser replaces Nest's (below). */
+export const NEST_APPLICATION_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
+
+/** Helmet's defaults, widened just enough for the Swagger UI page at /docs (inline scripts and styles). */
+const SWAGGER_UI_CSP = {
+  directives: {
+    defaultSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    scriptSrc: ["'self'", "'unsafe-inline'"],
+  },
+};
+
+/**
+ * Helmet's headers are the same on every response, so they are computed once at
+ * start. (@fastify/helmet runs helmet's whole setup again on every request,
+ * which cost the SDK launch about half of its throughput.)
+ */
+function securityHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  helmet({ contentSecurityPolicy: SWAGGER_UI_CSP })({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A caller's `x-request-id` is kept when sane, so logs join across services; else a new UUID. */
+function requestIdOf(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+}
+
+export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
+  return new FastifyAdapter({
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: requestIdOf,
+  });
+}
+
+/** Builds and initialises the standalone HTTP application (what `main.ts` serves). */
+export async function createHttpApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config),
+    createFastifyAdapter(config),
+    NEST_APPLICATION_OPTIONS,
+  );
+  await configureHttpApp(app, config);
+  await app.init();
+  if (config.adminApiKeys.length === 0) {
+    app.get(Logger).warn('ADMIN_API_KEYS is not set: the admin API is open to anyone who can reach it');
+  }
+  return app;
+}
+
+/**
+ * Everything the standalone app sets up around the modules; the e2e tests
+ * apply it too, so what is tested is what runs.
+ */
+export async function configureHttpApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  app.useLogger(app.get(Logger));
+  await registerRateLimits(app, config);
+  useJsonBodiesOnly(app);
+  const metrics = app.get(MetricsService);
+  const security = securityHeaders();
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, reply, done) => {
+      reply.headers(security).header('x-request-id', request.id);
+      done();
+    })
+    .addHook('onResponse', (request, reply, done) => {
+      // Label by route pattern (not the raw URL) so the series stay few.
+      metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  app.useGlobalFilters(new ErrorEnvelopeFilter());
+  app.enableCors({ origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins });
+  app.enableShutdownHooks();
+  setUpApiDocs(app, config);
+}
+
+/**
+ * JSON is the only body type (anything else → 415). An empty body reads as
+ * no body, so `PUT …/live` with `Content-Type: application/json` and nothing
+ * else is accepted like one without a body.
+ */
+function useJsonBodiesOnly(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeAllContentTypeParsers();
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).length === 0) {
+      done(null, undefined);
+    } else {
+      parseJson(request, body as string, done);
+    }
+  });
+}
+
+/** The OpenAPI document of the running app: served at /docs-json, written to openapi.json by `npm run openapi`. */
+export function buildApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
+  return SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('CTA orchestration service')
+      .setDescription(
+        `Admin API under /${config.adminPrefix} (operators, admin panel) and SDK API under /${config.sdkPrefix} ` +
+          '(mobile apps). Every error answers {"error": {"message", "code"}}. When the service is configured with ' +
+          'ADMIN_API_KEYS / SDK_API_KEYS, those routes need a key as a bearer token or in x-api-key.',
+      )
+      .setVersion('1.0')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key as a bearer token' }, API_KEY_BEARER)
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key' }, API_KEY_HEADER)
+      .build(),
+  );
+}
+
+function setUpApiDocs(app: NestFastifyApplication, config: AppConfig): void {
+  SwaggerModule.setup('docs', app, buildApiDocument(app, config), { jsonDocumentUrl: 'docs-json' });
+}

@@ -1,0 +1,22 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { collectDefaultMetrics } from 'prom-client';
+import { MetricsService } from './metrics.service';
+
+/** `GET /metrics` for Prometheus: the service's metrics plus the process's own. */
+@ApiTags('operations')
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly metrics: MetricsService) {
+    collectDefaultMetrics({ register: metrics.registry });
+  }
+
+  @Get()
+  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiOperation({ summary: 'Prometheus metrics' })
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'Metrics in the Prometheus text format' })
+  scrape(): Promise<string> {
+    return this.metrics.registry.metrics();
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics, on a registry of its own so a host can
+ * expose or merge it as it likes. The standalone app serves it at /metrics.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  private readonly requestDuration = new Histogram({
+    name: 'cta_http_request_duration_seconds',
+    help: 'HTTP requests by method, route and status: count and latency',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  private readonly catalogueCache = new Counter({
+    name: 'cta_launch_catalogue_cache_total',
+    help: 'App launches served from the cached tenant catalogue (hit) or after rebuilding it (miss)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly merges = new Counter({
+    name: 'cta_snapshot_merges_total',
+    help: 'State-machine snapshots merged (applied) or skipped as stale or unknown (ignored)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly schedulerRuns = new Counter({
+    name: 'cta_scheduler_job_runs_total',
+    help: 'Periodic job runs by job and outcome',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    this.requestDuration.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  catalogueCacheLookup(hit: boolean): void {
+    this.catalogueCache.inc({ result: hit ? 'hit' : 'miss' });
+  }
+
+  snapshotsMerged(applied: number, ignored: number): void {
+    if (applied > 0) this.merges.inc({ result: 'applied' }, applied);
+    if (ignored > 0) this.merges.inc({ result: 'ignored' }, ignored);
+  }
+
+  schedulerJobRan(job: string, succeeded: boolean): void {
+    this.schedulerRuns.inc({ job, outcome: succeeded ? 'success' : 'failure' });
+  }
+}

@@ -1,0 +1,65 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/**
+ * Swagger descriptions of the SDK body (seed "Client snapshots"). The body is
+ * validated by `parseSnapshotRequest` on the hot path, not by a ValidationPipe.
+ */
+export class StateMachineDto {
+  @ApiProperty({ example: '2' })
+  currentState: string;
+
+  @ApiProperty({ example: 1795372967296, description: 'epoch ms, a JSON number' })
+  lastTransitionAt: number;
+
+  @ApiProperty({ example: 1795372967296, description: 'epoch ms, a JSON number' })
+  createdAt: number;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { storeId: 'store-77' } })
+  context?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'true deletes the stored machine of this key', example: false })
+  reset?: boolean;
+}
+
+export class StateMachineSnapshotDto {
+  @ApiProperty({ example: '12', description: 'a CTA id, as a string (or a number)' })
+  ctaId: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/StateMachineDto' },
+    description: 'keyed by group key',
+  })
+  activeStateMachines: Record<string, StateMachineDto>;
+
+  @ApiPropertyOptional({ type: [Number], example: [1795371000000], description: 'replaces the stored list when present' })
+  resetAt?: number[];
+
+  @ApiPropertyOptional({ type: [Number], example: [1795372967296], description: 'replaces the stored list when present' })
+  actionDoneAt?: number[];
+}
+
+export class BehaviourTagSnapshotDto {
+  @ApiProperty({ example: 'store-nudges' })
+  behaviourTagName: string;
+
+  @ApiPropertyOptional({
+    description: 'only ctasResetAt is read (replaces the stored list when present)',
+    example: { ctasResetAt: [{ ctaId: '12', resetAt: 1795371000000 }] },
+  })
+  exposureRule?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    description: 'only activeCtas is read (replaces the stored list when present)',
+    example: { activeCtas: ['12'] },
+  })
+  ctaRelation?: Record<string, unknown>;
+}
+
+export class SnapshotRequestDto {
+  @ApiPropertyOptional({ type: [StateMachineSnapshotDto] })
+  ctas?: StateMachineSnapshotDto[];
+
+  @ApiPropertyOptional({ type: [BehaviourTagSnapshotDto] })
+  behaviourTags?: BehaviourTagSnapshotDto[];
+}

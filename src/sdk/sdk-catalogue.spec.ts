@@ -1,0 +1,128 @@
+import type { CtaRule } from '../ctas/cta.types';
+import { CatalogueCtaRow, sdkRule, TenantCatalogue } from './sdk-catalogue';
+import { emptyUserState } from './user-state';
+
+const NOW = 1_800_000_000_000;
+
+const rule = (priority: number, cohortEligibility = { includes: ['all'], excludes: [] as string[] }): CtaRule => ({
+  cohortEligibility,
+  stateToAction: { '1': 'banner' },
+  stateTransition: {},
+  priority,
+  stateMachineTTL: 1000,
+  actions: [],
+  frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 }, extra: true },
+  newerSdkKey: 'kept',
+});
+
+const cta = (id: number, fields: Partial<CatalogueCtaRow> = {}): CatalogueCtaRow => ({
+  id,
+  status: 'live',
+  startTime: null,
+  endTime: null,
+  rule: rule(1),
+  isTest: false,
+  expiresAt: null,
+  ...fields,
+});
+
+const idsOf = (json: Buffer): string[] => (JSON.parse(json.toString()).data.ctas as { ctaId: string }[]).map((entry) => entry.ctaId);
+
+describe('sdkRule', () => {
+  it('drops cohortEligibility, adds ctaValidTill after stateMachineTTL and lifespan beside lifeSpan, keeps unknown keys', () => {
+    const result = sdkRule(rule(3), 123);
+    expect(Object.keys(result)).toEqual([
+      'stateToAction',
+      'stateTransition',
+      'priority',
+      'stateMachineTTL',
+      'ctaValidTill',
+      'actions',
+      'frequency',
+      'newerSdkKey',
+    ]);
+    expect(result.ctaValidTill).toBe(123);
+    expect(Object.keys(result.frequency as object)).toEqual(['session', 'window', 'lifeSpan', 'lifespan', 'extra']);
+    expect((result.frequency as Record<string, unknown>).lifespan).toEqual({ limit: 5 });
+  });
+});
+
+describe('TenantCatalogue.render', () => {
+  it('orders by priority descending then id ascending, numerically', () => {
+    const catalogue = new TenantCatalogue(
+      [cta(10, { rule: rule(1) }), cta(9, { rule: rule(1) }), cta(100, { rule: rule(7) }), cta(2, { rule: rule(-1) })],
+      [],
+      [],
+      [],
+    );
+    expect(idsOf(catalogue.render('1', ['all'], emptyUserState(), NOW))).toEqual(['100', '9', '10', '2']);
+  });
+
+  it('checks the time window against the given time: start of scheduled CTAs, end of every CTA', () => {
+    const catalogue = new TenantCatalogue(
+      [
+        cta(1, { endTime: NOW + 1 }),
+        cta(2, { endTime: NOW }),
+        cta(3, { status: 'scheduled', startTime: NOW }),
+        cta(4, { status: 'scheduled', startTime: NOW + 1 }),
+        cta(5, { status: 'paused' }),
+      ],
+      [],
+      [],
+      [],
+    );
+    expect(idsOf(catalogue.render('1', ['all'], emptyUserState(), NOW))).toEqual(['1', '3']);
+    expect(idsOf(catalogue.render('1', ['all'], emptyUserState(), NOW + 1))).toEqual(['3', '4']);
+  });
+
+  it('evaluates cohorts, and serves test CTAs only to their users until expiry, regardless of cohorts', () => {
+    const catalogue = new TenantCatalogue(
+      [
+        cta(1, { rule: rule(1, { includes: ['beta'], excludes: [] }) }),
+        cta(2, { rule: rule(1, { includes: ['all'], excludes: ['payers'] }) }),
+        cta(3, { isTest: true, expiresAt: NOW + 10, rule: rule(1, { includes: ['nobody'], excludes: [] }) }),
+      ],
+      [
+        { userId: '7', ctaId: 3 },
+        { userId: '8', ctaId: 1 },
+      ],
+      [],
+      [],
+    );
+    expect(idsOf(catalogue.render('7', ['all'], emptyUserState(), NOW))).toEqual(['2', '3']);
+    expect(idsOf(catalogue.render('8', ['all', 'payers'], emptyUserState(), NOW))).toEqual([]);
+    expect(idsOf(catalogue.render('8', ['beta'], emptyUserState(), NOW))).toEqual(['1']);
+    expect(idsOf(catalogue.render('7', ['all'], emptyUserState(), NOW + 10))).toEqual(['2']);
+    expect(catalogue.stateTtlOf('3', NOW)).toBe(1000);
+    expect(catalogue.stateTtlOf('3', NOW + 10)).toBeUndefined();
+  });
+
+  it('answers [] for both lists when nothing is eligible, and tags only when they link an eligible CTA', () => {
+    const tag = (name: string) => ({
+      name,
+      exposureRule: { session: { limit: 1 }, window: { limit: 2, unit: 'days' as const, value: 1 }, lifespan: { limit: 3 } },
+      ctaRelation: { shownCta: { rule: 'ANY' as const, ctaList: [] }, hideCta: { rule: 'LIST' as const, ctaList: ['1'] } },
+    });
+    const catalogue = new TenantCatalogue(
+      [cta(1), cta(2, { status: 'paused' })],
+      [],
+      [
+        { ctaId: 1, tagName: 'b-tag' },
+        { ctaId: 2, tagName: 'a-tag' },
+      ],
+      [tag('b-tag'), tag('a-tag')],
+    );
+    expect(catalogue.render('1', ['none'], emptyUserState(), NOW).toString()).toBe('{"data":{"ctas":[],"behaviourTags":[]}}');
+    const body = JSON.parse(catalogue.render('1', ['all'], emptyUserState(), NOW).toString()).data;
+    expect(body.ctas[0].behaviourTagName).toBe('b-tag');
+    expect(body.behaviourTags).toEqual([
+      {
+        behaviourTagName: 'b-tag',
+        exposureRule: { ...tag('b-tag').exposureRule, ctasResetAt: [] },
+        ctaRelation: { ...tag('b-tag').ctaRelation, activeCtas: [] },
+      },
+    ]);
+    expect(catalogue.hasTag('a-tag')).toBe(true);
+    expect(catalogue.stateTtlOf('2', NOW)).toBe(1000);
+  });
+});

@@ -1,0 +1,240 @@
+import type { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
+import type { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
+import { CohortEligibility, isCohortEligible } from '../cohorts/cohort-provider';
+import type { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
+import type { CtaEntity } from '../ctas/cta.entity';
+import type { CtaRule, CtaStatus } from '../ctas/cta.types';
+import { StateCatalogue, stateMachinesJson, UserState } from './user-state';
+
+/**
+ * A tenant's catalogue as the SDK sees it (DESIGN §11, §14, §18), built once per
+ * catalogue revision. Each CTA's and tag's JSON is serialised here, once; a
+ * launch only checks the time window, cohorts and test targeting against the
+ * clock and concatenates the pre-serialised parts around the user's state.
+ */
+
+/** The statuses whose CTAs the catalogue holds: servable (live, scheduled) or keeping their users' state (paused). */
+export const CATALOGUE_STATUSES: CtaStatus[] = ['live', 'scheduled', 'paused'];
+
+export type CatalogueCtaRow = Pick<CtaEntity, 'id' | 'status' | 'startTime' | 'endTime' | 'rule' | 'isTest' | 'expiresAt'>;
+export type CatalogueTagRow = Pick<BehaviourTagEntity, 'name' | 'exposureRule' | 'ctaRelation'>;
+
+interface ServableCta {
+  id: number;
+  /** The id as a decimal string, the key of the user's state. */
+  key: string;
+  priority: number;
+  status: CtaStatus;
+  startTime: number | null;
+  endTime: number | null;
+  isTest: boolean;
+  expiresAt: number | null;
+  eligibility: CohortEligibility;
+  tagName: string | null;
+  /** `{"ctaId":"12","rule":{…},"activeStateMachines":` as UTF-8, encoded once. */
+  head: Buffer;
+  /** `,"behaviourTagName":"…"}` */
+  tail: Buffer;
+}
+
+interface StatefulCta {
+  status: CtaStatus;
+  startTime: number | null;
+  isTest: boolean;
+  expiresAt: number | null;
+  stateMachineTTL: number;
+}
+
+interface ServableTag {
+  name: string;
+  /** `{"behaviourTagName":"…","exposureRule":{…,"ctasResetAt":` */
+  head: Buffer;
+  /** `},"ctaRelation":{"shownCta":…,"hideCta":…,"activeCtas":` */
+  middle: Buffer;
+}
+
+/** The answer when api_version is absent or below 1 (DESIGN §11 step 1). */
+export const EMPTY_LAUNCH_RESPONSE = '{"data":{"ctas":null,"behaviourTags":null}}';
+
+const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+const RESPONSE_START = utf8('{"data":{"ctas":[');
+const TAGS_START = utf8('],"behaviourTags":[');
+const RESPONSE_END = utf8(']}}');
+const COMMA = utf8(',');
+const TAG_END = utf8('}}');
+const NO_CTA_STATE = utf8('{},"resetAt":[],"actionDoneAt":[]');
+const NO_TAG_LIST = utf8('[]');
+
+/**
+ * Collects the response's parts, pre-encoded buffers and the user's small JSON
+ * strings, and copies them once into one buffer: the bulk of a launch answer
+ * (the rules) is never re-encoded.
+ */
+class ResponseWriter {
+  private readonly parts: (Buffer | string)[] = [];
+  private length = 0;
+
+  add(part: Buffer | string): void {
+    this.parts.push(part);
+    this.length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+  }
+
+  toBuffer(): Buffer {
+    const output = Buffer.allocUnsafe(this.length);
+    let offset = 0;
+    for (const part of this.parts) {
+      offset += typeof part === 'string' ? output.write(part, offset) : part.copy(output, offset);
+    }
+    return output;
+  }
+}
+
+/** `{"a":1}` → `{"a":1,` and `{}` → `{`: an object still open for one more key. */
+function openObject(value: object): string {
+  const json = JSON.stringify(value);
+  return json === '{}' ? '{' : `${json.slice(0, -1)},`;
+}
+
+/**
+ * The rule as devices get it: without `cohortEligibility`, with the derived
+ * `ctaValidTill` after `stateMachineTTL` (where the example puts it), and
+ * `frequency` carrying `lifespan` beside `lifeSpan` for older SDKs (DESIGN §18).
+ */
+export function sdkRule(rule: CtaRule, ctaValidTill: number | null): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rule)) {
+    if (key === 'cohortEligibility' || key === 'ctaValidTill') continue;
+    if (key === 'frequency') {
+      const frequency: Record<string, unknown> = {};
+      for (const [frequencyKey, limit] of Object.entries(rule.frequency)) {
+        if (frequencyKey === 'lifespan') continue;
+        frequency[frequencyKey] = limit;
+        if (frequencyKey === 'lifeSpan') frequency.lifespan = limit;
+      }
+      result.frequency = frequency;
+    } else {
+      result[key] = value;
+    }
+    if (key === 'stateMachineTTL') result.ctaValidTill = ctaValidTill;
+  }
+  if (!('ctaValidTill' in result)) result.ctaValidTill = ctaValidTill;
+  return result;
+}
+
+export class TenantCatalogue implements StateCatalogue {
+  private readonly servable: ServableCta[] = [];
+  private readonly stateful = new Map<string, StatefulCta>();
+  private readonly tags = new Map<string, ServableTag>();
+  /** User id → ids of the test CTAs that target the user. */
+  private readonly testCtasByUser = new Map<string, Set<number>>();
+
+  constructor(ctas: CatalogueCtaRow[], testUsers: Pick<CtaTestUserEntity, 'userId' | 'ctaId'>[], links: Pick<BehaviourTagCtaEntity, 'ctaId' | 'tagName'>[], tags: CatalogueTagRow[]) {
+    const tagOfCta = new Map(links.map((link) => [Number(link.ctaId), link.tagName]));
+    const testCtaIds = new Set<number>();
+    for (const cta of ctas) {
+      const id = Number(cta.id);
+      this.stateful.set(String(id), {
+        status: cta.status,
+        startTime: cta.startTime,
+        isTest: cta.isTest,
+        expiresAt: cta.expiresAt,
+        stateMachineTTL: cta.rule.stateMachineTTL,
+      });
+      if (cta.status === 'paused') continue;
+      if (cta.isTest) testCtaIds.add(id);
+      const tagName = tagOfCta.get(id) ?? null;
+      const rule = sdkRule(cta.rule, cta.endTime ?? (cta.isTest ? cta.expiresAt : null));
+      this.servable.push({
+        id,
+        key: String(id),
+        priority: cta.rule.priority,
+        status: cta.status,
+        startTime: cta.startTime,
+        endTime: cta.endTime,
+        isTest: cta.isTest,
+        expiresAt: cta.expiresAt,
+        eligibility: cta.rule.cohortEligibility,
+        tagName,
+        head: utf8(`{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`),
+        tail: utf8(`,"behaviourTagName":${JSON.stringify(tagName)}}`),
+      });
+    }
+    this.servable.sort((a, b) => b.priority - a.priority || a.id - b.id);
+    for (const { userId, ctaId } of testUsers) {
+      if (!testCtaIds.has(Number(ctaId))) continue;
+      let ids = this.testCtasByUser.get(userId);
+      if (!ids) this.testCtasByUser.set(userId, (ids = new Set()));
+      ids.add(Number(ctaId));
+    }
+    for (const tag of [...tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const { ctasResetAt: _ignored, ...exposureRule } = tag.exposureRule as unknown as Record<string, unknown>;
+      const relation = { shownCta: tag.ctaRelation.shownCta, hideCta: tag.ctaRelation.hideCta };
+      this.tags.set(tag.name, {
+        name: tag.name,
+        head: utf8(`{"behaviourTagName":${JSON.stringify(tag.name)},"exposureRule":${openObject(exposureRule)}"ctasResetAt":`),
+        middle: utf8(`},"ctaRelation":${openObject(relation)}"activeCtas":`),
+      });
+    }
+  }
+
+  stateTtlOf(ctaId: string, now: number): number | undefined {
+    const cta = this.stateful.get(ctaId);
+    if (!cta) return undefined;
+    if (cta.status === 'scheduled' && !(cta.startTime !== null && cta.startTime <= now)) return undefined;
+    if (cta.isTest && !(cta.expiresAt !== null && cta.expiresAt > now)) return undefined;
+    return cta.stateMachineTTL;
+  }
+
+  hasTag(name: string): boolean {
+    return this.tags.has(name);
+  }
+
+  /**
+   * The launch answer (DESIGN §11 steps 3, 5, 6) for a user whose state is
+   * already pruned: eligible CTAs by priority, then id; the tags linking them, by name.
+   */
+  render(userId: string, cohorts: readonly string[], state: UserState, now: number): Buffer {
+    const testCtas = this.testCtasByUser.get(userId);
+    const usedTags = new Set<string>();
+    const response = new ResponseWriter();
+    response.add(RESPONSE_START);
+    let first = true;
+    for (const cta of this.servable) {
+      if (cta.endTime !== null && cta.endTime <= now) continue;
+      if (cta.isTest) {
+        if (!(cta.expiresAt !== null && cta.expiresAt > now && testCtas?.has(cta.id))) continue;
+      } else if (
+        !(cta.status === 'live' || (cta.startTime !== null && cta.startTime <= now)) ||
+        !isCohortEligible(cta.eligibility, cohorts)
+      ) {
+        continue;
+      }
+      if (!first) response.add(COMMA);
+      first = false;
+      response.add(cta.head);
+      const userCta = state.ctas.get(cta.key);
+      response.add(
+        userCta
+          ? `${stateMachinesJson(userCta.activeStateMachines)},"resetAt":${JSON.stringify(userCta.resetAt)},"actionDoneAt":${JSON.stringify(userCta.actionDoneAt)}`
+          : NO_CTA_STATE,
+      );
+      response.add(cta.tail);
+      if (cta.tagName !== null) usedTags.add(cta.tagName);
+    }
+    response.add(TAGS_START);
+    first = true;
+    for (const tag of this.tags.values()) {
+      if (!usedTags.has(tag.name)) continue;
+      if (!first) response.add(COMMA);
+      first = false;
+      const tagState = state.tags.get(tag.name);
+      response.add(tag.head);
+      response.add(tagState ? JSON.stringify(tagState.ctasResetAt) : NO_TAG_LIST);
+      response.add(tag.middle);
+      response.add(tagState ? JSON.stringify(tagState.activeCtas) : NO_TAG_LIST);
+      response.add(TAG_END);
+    }
+    response.add(RESPONSE_END);
+    return response.toBuffer();
+  }
+}

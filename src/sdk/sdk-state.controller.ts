@@ -1,0 +1,164 @@
+import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorEnvelopeDto } from '../common/envelope';
+import { SdkClientInfo, SdkUserId, TenantId } from '../common/request-headers';
+import type { SdkClientInfo as ClientInfo } from '../common/request-headers';
+import { SnapshotRequestDto, StateMachineDto } from './dto/snapshot-request.dto';
+import { EMPTY_LAUNCH_RESPONSE } from './sdk-catalogue';
+import { SdkStateService } from './sdk-state.service';
+import { parseSnapshotRequest } from './snapshot-request';
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const DELTA_STORED = '{"data":true}';
+const DELTA_NOT_STORED = '{"data":false}';
+
+const supportsStateMachines = (client: ClientInfo): boolean => client.apiVersion !== null && client.apiVersion >= 1;
+
+/** Swagger example of the launch answer (shortened rule; see shared/examples/launch-response.json). */
+const LAUNCH_EXAMPLE = {
+  data: {
+    ctas: [
+      {
+        ctaId: '12',
+        rule: {
+          stateToAction: { '1': 'store_banner' },
+          stateTransition: { store_opened: { '0': [{ transitionTo: '1', filters: { operator: 'AND', filter: [] } }] } },
+          priority: 5,
+          stateMachineTTL: 604800000,
+          ctaValidTill: null,
+          actions: [{ actionId: 'store_banner', type: 'NUDGE_UI' }],
+          frequency: {
+            session: { limit: 1 },
+            window: { limit: 2, unit: 'days', value: 7 },
+            lifeSpan: { limit: 5 },
+            lifespan: { limit: 5 },
+          },
+        },
+        activeStateMachines: {
+          'store-77': { currentState: '2', lastTransitionAt: 1795372967296, createdAt: 1795372967296, context: { storeId: 'store-77' } },
+        },
+        resetAt: [1795371000000],
+        actionDoneAt: [1795372967296],
+        behaviourTagName: 'store-nudges',
+      },
+    ],
+    behaviourTags: [
+      {
+        behaviourTagName: 'store-nudges',
+        exposureRule: {
+          session: { limit: 1 },
+          window: { limit: 2, unit: 'days', value: 1 },
+          lifespan: { limit: 20 },
+          ctasResetAt: [{ ctaId: '12', resetAt: 1795371000000 }],
+        },
+        ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: ['12'] }, activeCtas: ['12'] },
+      },
+    ],
+  },
+};
+
+const DELTA_EXAMPLE = {
+  ctas: [
+    {
+      ctaId: '12',
+      activeStateMachines: {
+        'store-77': { currentState: '2', lastTransitionAt: 1795372967296, createdAt: 1795372967296, context: { storeId: 'store-77' } },
+        'store-12': { currentState: '3', lastTransitionAt: 1795370000000, createdAt: 1795370000000, reset: true },
+      },
+      resetAt: [1795371000000],
+      actionDoneAt: [1795372967296],
+    },
+  ],
+  behaviourTags: [
+    {
+      behaviourTagName: 'store-nudges',
+      exposureRule: { ctasResetAt: [{ ctaId: '12', resetAt: 1795371000000 }] },
+      ctaRelation: { activeCtas: ['12'] },
+    },
+  ],
+};
+
+const SDK_HEADERS = [
+  { name: 'x-tenant-id', required: false, description: 'tenant; default `default`' },
+  { name: 'auth-userid', required: true, description: 'the app user: a signed 64-bit decimal integer' },
+  { name: 'api_version', required: false, description: 'below 1 or absent: the empty result' },
+  { name: 'app_version', required: false, description: 'informational' },
+  { name: 'package_name', required: false, description: 'informational' },
+  { name: 'hotpatch_version', required: false, description: 'informational (also accepted as codepush_version)' },
+];
+
+const ApiSdkHeaders = (): MethodDecorator => (target, key, descriptor) => {
+  SDK_HEADERS.forEach((header) => ApiHeader(header)(target, key, descriptor));
+};
+
+/**
+ * The SDK's state-machine endpoints (DESIGN §11). Bodies are validated by the
+ * merge code itself and answers are pre-serialised JSON text: this is the hot path.
+ */
+@ApiTags('SDK')
+@ApiExtraModels(StateMachineDto)
+@Controller()
+export class SdkStateController {
+  constructor(private readonly sdkState: SdkStateService) {}
+
+  @Post('active/state-machines')
+  @HttpCode(200)
+  @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'Fetch the active CTAs and behaviour tags at app launch',
+    description:
+      'Merges the snapshots in the body first (as the delta call does), then answers the CTAs eligible for the user ' +
+      '(live or started scheduled, within their time window, cohort-eligible; plus unexpired test CTAs targeting the user) ' +
+      'by priority, with the user\'s state, and the behaviour tags linking them. api_version absent or below 1: ' +
+      '`{"data":{"ctas":null,"behaviourTags":null}}` and nothing is merged.',
+  })
+  @ApiSdkHeaders()
+  @ApiBody({ type: SnapshotRequestDto, required: false, examples: { snapshots: { value: DELTA_EXAMPLE }, empty: { value: {} } } })
+  @ApiOkResponse({ description: 'the eligible CTAs and their behaviour tags', schema: { example: LAUNCH_EXAMPLE } })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description: "INVALID_REQUEST: a malformed snapshot body ('invalid request'), or a missing or malformed auth-userid or x-tenant-id",
+  })
+  async launch(
+    @TenantId() tenantId: string,
+    @SdkUserId() userId: string,
+    @SdkClientInfo() client: ClientInfo,
+    @Body() body: unknown,
+  ): Promise<Buffer | string> {
+    if (!supportsStateMachines(client)) {
+      return EMPTY_LAUNCH_RESPONSE;
+    }
+    return this.sdkState.launch(tenantId, userId, parseSnapshotRequest(body));
+  }
+
+  @Post('state-machines/snapshot/delta')
+  @HttpCode(200)
+  @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'Merge state-machine snapshots of the user',
+    description:
+      'Per machine key: reset deletes; otherwise the incoming machine wins unless the stored one has a later ' +
+      'lastTransitionAt. resetAt, actionDoneAt, activeCtas and ctasResetAt replace the stored lists when present ' +
+      '(newest 1000 kept). Snapshots of unknown CTAs or tags are ignored. `data: true` when stored, ' +
+      '`data: false` when api_version is absent or below 1 (nothing stored).',
+  })
+  @ApiSdkHeaders()
+  @ApiBody({ type: SnapshotRequestDto, examples: { delta: { value: DELTA_EXAMPLE } } })
+  @ApiOkResponse({ description: 'whether the snapshots were stored', schema: { example: { data: true } } })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description: "INVALID_REQUEST: a malformed snapshot body ('invalid request'; nothing is stored), or a missing or malformed auth-userid or x-tenant-id",
+  })
+  async delta(
+    @TenantId() tenantId: string,
+    @SdkUserId() userId: string,
+    @SdkClientInfo() client: ClientInfo,
+    @Body() body: unknown,
+  ): Promise<string> {
+    if (!supportsStateMachines(client)) {
+      return DELTA_NOT_STORED;
+    }
+    await this.sdkState.mergeDelta(tenantId, userId, parseSnapshotRequest(body));
+    return DELTA_STORED;
+  }
+}

@@ -1,0 +1,146 @@
+import { invalidRequest } from '../common/domain-error';
+
+/**
+ * The body of the SDK launch and delta calls (seed "Client snapshots"), validated
+ * by hand on the hot path instead of through a ValidationPipe (DESIGN §11):
+ * types are exact (longs are JSON numbers, `reset` a boolean), CTA ids come as
+ * decimal strings or integers and are kept as canonical strings. An optional
+ * field sent as `null` reads as absent (SDKs built on Jackson send nulls).
+ */
+
+export interface StateMachine {
+  currentState: string;
+  lastTransitionAt: number;
+  createdAt: number;
+  /** Other keys (`context`, newer SDKs' fields) are kept as sent. */
+  [key: string]: unknown;
+}
+
+export interface IncomingStateMachine {
+  machine: StateMachine;
+  reset: boolean;
+}
+
+export interface CtaSnapshot {
+  ctaId: string;
+  activeStateMachines: Map<string, IncomingStateMachine>;
+  resetAt?: number[];
+  actionDoneAt?: number[];
+}
+
+export interface CtaResetAt {
+  ctaId: string;
+  resetAt: number;
+}
+
+export interface BehaviourTagSnapshot {
+  behaviourTagName: string;
+  ctasResetAt?: CtaResetAt[];
+  activeCtas?: string[];
+}
+
+export interface SnapshotRequest {
+  ctas: CtaSnapshot[];
+  behaviourTags: BehaviourTagSnapshot[];
+}
+
+/** The one message of every malformed SDK body (seed: "invalid request"). */
+const INVALID = 'invalid request';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function fail(): never {
+  throw invalidRequest(INVALID);
+}
+
+function object(value: unknown): Json {
+  return isObject(value) ? value : fail();
+}
+
+function array(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : fail();
+}
+
+function long(value: unknown): number {
+  return Number.isSafeInteger(value) ? (value as number) : fail();
+}
+
+function string(value: unknown): string {
+  return typeof value === 'string' ? value : fail();
+}
+
+const DECIMAL_ID = /^\d{1,19}$/;
+
+/** A CTA id as sent (`"12"` or `12`) → `"12"`. */
+export function canonicalCtaId(value: unknown): string {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+    return String(value);
+  }
+  if (typeof value === 'string' && DECIMAL_ID.test(value)) {
+    return BigInt(value).toString();
+  }
+  return fail();
+}
+
+/** `undefined` for an absent or null optional field, else the field checked by `read`. */
+function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined {
+  return value === undefined || value === null ? undefined : read(value);
+}
+
+const longs = (value: unknown): number[] => array(value).map(long);
+
+function stateMachine(value: unknown): IncomingStateMachine {
+  const { reset, ...fields } = object(value);
+  string(fields.currentState);
+  long(fields.lastTransitionAt);
+  long(fields.createdAt);
+  optional(fields.context, object);
+  if (fields.context === null) {
+    delete fields.context;
+  }
+  return { machine: fields as StateMachine, reset: optional(reset, (flag) => (typeof flag === 'boolean' ? flag : fail())) ?? false };
+}
+
+function ctaSnapshot(value: unknown): CtaSnapshot {
+  const snapshot = object(value);
+  const machines = new Map<string, IncomingStateMachine>();
+  for (const [key, machine] of Object.entries(object(snapshot.activeStateMachines))) {
+    machines.set(key, stateMachine(machine));
+  }
+  return {
+    ctaId: canonicalCtaId(snapshot.ctaId),
+    activeStateMachines: machines,
+    resetAt: optional(snapshot.resetAt, longs),
+    actionDoneAt: optional(snapshot.actionDoneAt, longs),
+  };
+}
+
+function ctaResetAt(value: unknown): CtaResetAt {
+  const entry = object(value);
+  return { ctaId: canonicalCtaId(entry.ctaId), resetAt: long(entry.resetAt) };
+}
+
+function tagSnapshot(value: unknown): BehaviourTagSnapshot {
+  const snapshot = object(value);
+  const exposureRule = optional(snapshot.exposureRule, object);
+  const ctaRelation = optional(snapshot.ctaRelation, object);
+  return {
+    behaviourTagName: string(snapshot.behaviourTagName),
+    ctasResetAt: optional(exposureRule?.ctasResetAt, (list) => array(list).map(ctaResetAt)),
+    activeCtas: optional(ctaRelation?.activeCtas, (list) => array(list).map(canonicalCtaId)),
+  };
+}
+
+/** Validates the whole body before anything is merged; no body at all is an empty request. */
+export function parseSnapshotRequest(body: unknown): SnapshotRequest {
+  if (body === undefined || body === null) {
+    return { ctas: [], behaviourTags: [] };
+  }
+  const request = object(body);
+  return {
+    ctas: optional(request.ctas, (list) => array(list).map(ctaSnapshot)) ?? [],
+    behaviourTags: optional(request.behaviourTags, (list) => array(list).map(tagSnapshot)) ?? [],
+  };
+}

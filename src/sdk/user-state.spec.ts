@@ -1,0 +1,178 @@
+import type { SnapshotRequest, StateMachine } from './snapshot-request';
+import { parseSnapshotRequest } from './snapshot-request';
+import {
+  emptyUserState,
+  MAX_LIST_ENTRIES,
+  mergeSnapshots,
+  parseUserState,
+  pruneUserState,
+  serializeUserState,
+  StateCatalogue,
+  stateMachinesJson,
+  UserState,
+} from './user-state';
+
+const NOW = 1_800_000_000_000;
+const TTL = 1000;
+
+/** CTAs 12 and 13 keep state (TTL 1000 ms); tag `tag` exists. */
+const catalogue: StateCatalogue = {
+  stateTtlOf: (ctaId) => (ctaId === '12' || ctaId === '13' ? TTL : undefined),
+  hasTag: (name) => name === 'tag',
+};
+
+const machine = (state: string, lastTransitionAt: number, extra: Record<string, unknown> = {}): StateMachine => ({
+  currentState: state,
+  lastTransitionAt,
+  createdAt: NOW - 10,
+  ...extra,
+});
+
+const request = (body: unknown): SnapshotRequest => parseSnapshotRequest(body);
+
+function stateWith(machines: Record<string, StateMachine>): UserState {
+  const state = emptyUserState();
+  state.ctas.set('12', { activeStateMachines: new Map(Object.entries(machines)), resetAt: [1], actionDoneAt: [2] });
+  return state;
+}
+
+describe('mergeSnapshots', () => {
+  it('stores new machines and deletes reset ones', () => {
+    const state = stateWith({ old: machine('1', NOW - 5) });
+    const counts = mergeSnapshots(
+      state,
+      request({ ctas: [{ ctaId: '12', activeStateMachines: { old: { ...machine('3', NOW - 1), reset: true }, fresh: machine('1', NOW) } }] }),
+      catalogue,
+      NOW,
+    );
+    expect([...state.ctas.get('12')!.activeStateMachines]).toEqual([['fresh', machine('1', NOW)]]);
+    expect(counts).toEqual({ applied: 2, ignored: 0 });
+  });
+
+  it('lets the incoming machine win on an equal or later lastTransitionAt, and keeps a later stored one', () => {
+    const state = stateWith({ equal: machine('1', NOW - 5), later: machine('1', NOW - 5), stale: machine('1', NOW - 5) });
+    const counts = mergeSnapshots(
+      state,
+      request({
+        ctas: [
+          {
+            ctaId: '12',
+            activeStateMachines: { equal: machine('2', NOW - 5), later: machine('2', NOW - 4), stale: machine('2', NOW - 6) },
+          },
+        ],
+      }),
+      catalogue,
+      NOW,
+    );
+    const machines = state.ctas.get('12')!.activeStateMachines;
+    expect(machines.get('equal')!.currentState).toBe('2');
+    expect(machines.get('later')!.currentState).toBe('2');
+    expect(machines.get('stale')!.currentState).toBe('1');
+    expect(counts).toEqual({ applied: 2, ignored: 1 });
+  });
+
+  it('replaces lists that are present and keeps those that are absent', () => {
+    const state = stateWith({});
+    mergeSnapshots(state, request({ ctas: [{ ctaId: '12', activeStateMachines: {}, resetAt: [7, 8] }] }), catalogue, NOW);
+    expect(state.ctas.get('12')).toMatchObject({ resetAt: [7, 8], actionDoneAt: [2] });
+    mergeSnapshots(state, request({ ctas: [{ ctaId: '12', activeStateMachines: {}, actionDoneAt: [] }] }), catalogue, NOW);
+    expect(state.ctas.get('12')).toMatchObject({ resetAt: [7, 8], actionDoneAt: [] });
+  });
+
+  it('keeps the newest 1000 entries of each list', () => {
+    const many = Array.from({ length: MAX_LIST_ENTRIES + 5 }, (_, index) => MAX_LIST_ENTRIES + 5 - index);
+    const state = emptyUserState();
+    mergeSnapshots(
+      state,
+      request({
+        ctas: [{ ctaId: '12', activeStateMachines: {}, resetAt: many, actionDoneAt: many }],
+        behaviourTags: [
+          {
+            behaviourTagName: 'tag',
+            exposureRule: { ctasResetAt: many.map((resetAt) => ({ ctaId: String(resetAt), resetAt })) },
+            ctaRelation: { activeCtas: many.map(String) },
+          },
+        ],
+      }),
+      catalogue,
+      NOW,
+    );
+    const cta = state.ctas.get('12')!;
+    expect(cta.resetAt).toHaveLength(MAX_LIST_ENTRIES);
+    expect(Math.min(...cta.resetAt)).toBe(6);
+    expect(cta.resetAt[0]).toBe(MAX_LIST_ENTRIES + 5);
+    expect(Math.min(...cta.actionDoneAt)).toBe(6);
+    const tag = state.tags.get('tag')!;
+    expect(tag.ctasResetAt).toHaveLength(MAX_LIST_ENTRIES);
+    expect(Math.min(...tag.ctasResetAt.map((entry) => entry.resetAt))).toBe(6);
+    expect(tag.activeCtas).toHaveLength(MAX_LIST_ENTRIES);
+    expect(tag.activeCtas[MAX_LIST_ENTRIES - 1]).toBe('1');
+  });
+
+  it('keeps ties at the cut of ctasResetAt to exactly 1000 entries', () => {
+    const state = emptyUserState();
+    const ctasResetAt = Array.from({ length: MAX_LIST_ENTRIES + 10 }, (_, index) => ({ ctaId: String(index), resetAt: 5 }));
+    mergeSnapshots(state, request({ behaviourTags: [{ behaviourTagName: 'tag', exposureRule: { ctasResetAt } }] }), catalogue, NOW);
+    expect(state.tags.get('tag')!.ctasResetAt).toHaveLength(MAX_LIST_ENTRIES);
+  });
+
+  it('ignores snapshots of CTAs without kept state and of unknown tags', () => {
+    const state = emptyUserState();
+    const counts = mergeSnapshots(
+      state,
+      request({ ctas: [{ ctaId: '99', activeStateMachines: { k: machine('1', NOW) } }], behaviourTags: [{ behaviourTagName: 'other', ctaRelation: { activeCtas: ['12'] } }] }),
+      catalogue,
+      NOW,
+    );
+    expect(state.ctas.size + state.tags.size).toBe(0);
+    expect(counts).toEqual({ applied: 0, ignored: 2 });
+  });
+
+  it('replaces tag lists when present and keeps them when absent', () => {
+    const state = emptyUserState();
+    mergeSnapshots(state, request({ behaviourTags: [{ behaviourTagName: 'tag', ctaRelation: { activeCtas: ['12'] } }] }), catalogue, NOW);
+    mergeSnapshots(
+      state,
+      request({ behaviourTags: [{ behaviourTagName: 'tag', exposureRule: { ctasResetAt: [{ ctaId: '12', resetAt: 3 }] } }] }),
+      catalogue,
+      NOW,
+    );
+    expect(state.tags.get('tag')).toEqual({ activeCtas: ['12'], ctasResetAt: [{ ctaId: '12', resetAt: 3 }] });
+  });
+});
+
+describe('pruneUserState', () => {
+  it('drops expired machines (createdAt + TTL <= now), state of CTAs without kept state, unknown tags and empty entries', () => {
+    const state = emptyUserState();
+    state.ctas.set('12', {
+      activeStateMachines: new Map([
+        ['expired', { ...machine('1', NOW), createdAt: NOW - TTL }],
+        ['alive', { ...machine('1', NOW), createdAt: NOW - TTL + 1 }],
+      ]),
+      resetAt: [],
+      actionDoneAt: [],
+    });
+    state.ctas.set('13', { activeStateMachines: new Map([['expired', { ...machine('1', NOW), createdAt: NOW - TTL }]]), resetAt: [], actionDoneAt: [] });
+    state.ctas.set('99', { activeStateMachines: new Map([['k', machine('1', NOW)]]), resetAt: [], actionDoneAt: [] });
+    state.tags.set('gone', { activeCtas: ['12'], ctasResetAt: [] });
+    state.tags.set('tag', { activeCtas: ['12'], ctasResetAt: [] });
+    expect(pruneUserState(state, catalogue, NOW)).toBe(true);
+    expect([...state.ctas.keys()]).toEqual(['12']);
+    expect([...state.ctas.get('12')!.activeStateMachines.keys()]).toEqual(['alive']);
+    expect([...state.tags.keys()]).toEqual(['tag']);
+    expect(pruneUserState(state, catalogue, NOW)).toBe(false);
+  });
+});
+
+describe('stored document', () => {
+  it('round-trips, client keys such as __proto__ included', () => {
+    const state = stateWith({ ['__proto__']: machine('1', NOW, { context: { a: 1 } }), k: machine('2', NOW) });
+    state.tags.set('__proto__', { activeCtas: ['12'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
+    const copy = parseUserState(serializeUserState(state));
+    expect(copy).toEqual(state);
+    expect(JSON.parse(stateMachinesJson(copy.ctas.get('12')!.activeStateMachines))).toEqual(
+      JSON.parse(`{"__proto__":${JSON.stringify(machine('1', NOW, { context: { a: 1 } }))},"k":${JSON.stringify(machine('2', NOW))}}`),
+    );
+    expect(stateMachinesJson(undefined)).toBe('{}');
+  });
+});

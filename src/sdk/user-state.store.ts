@@ -1,0 +1,162 @@
+import type { Provider } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { DomainError } from '../common/domain-error';
+import { ErrorCode } from '../common/error-code';
+import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
+
+/** A user's state document as stored, with the version its conditional update checks. */
+export interface StoredUserState {
+  json: string;
+  version: number;
+}
+
+/**
+ * The `sdk_user_states` table on the launch hot path: one prepared primary-key
+ * read, and one conditional write (insert when the row is new, update when the
+ * version is still the one read). A write answers false when another writer got
+ * there first; the caller merges again on what is stored now (optimistic
+ * concurrency, DESIGN §11). Talks to the driver directly: the repository API
+ * costs several times the query itself on this path.
+ */
+export abstract class UserStateStore {
+  abstract read(tenantId: string, userId: string): Promise<StoredUserState | undefined>;
+
+  /** `expectedVersion` undefined: insert a new row. */
+  abstract write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean>;
+}
+
+const SELECT = 'SELECT state, version FROM sdk_user_states WHERE tenant_id = ? AND user_id = ?';
+const UPDATE =
+  'UPDATE sdk_user_states SET state = ?, version = version + 1, updated_at = ? WHERE tenant_id = ? AND user_id = ? AND version = ?';
+const INSERT = 'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at) VALUES (?, ?, ?, 1, ?)';
+
+interface StateRow {
+  state: string;
+  version: number | string;
+}
+
+const toStored = (row: StateRow | undefined): StoredUserState | undefined =>
+  row && { json: row.state, version: Number(row.version) };
+
+/** The parts of a better-sqlite3 `Database` used here. */
+interface SqliteDatabase {
+  readonly inTransaction: boolean;
+  prepare(sql: string): SqliteStatement;
+}
+interface SqliteStatement {
+  get(...parameters: unknown[]): unknown;
+  run(...parameters: unknown[]): { changes: number };
+}
+
+/** How long a SQLite write waits for a transaction of another request on the shared connection. */
+const SQLITE_TRANSACTION_WAIT_MS = 5000;
+
+/**
+ * better-sqlite3 is synchronous and TypeORM shares its one connection: a write
+ * issued while another request's TypeORM transaction is open would join (and
+ * roll back with) that transaction. So a write waits until none is open and then
+ * runs in the same tick, atomically with respect to everything else in the process.
+ */
+class SqliteUserStateStore extends UserStateStore {
+  private statements?: { select: SqliteStatement; update: SqliteStatement; insert: SqliteStatement };
+
+  constructor(private readonly database: SqliteDatabase) {
+    super();
+  }
+
+  read(tenantId: string, userId: string): Promise<StoredUserState | undefined> {
+    return Promise.resolve(toStored(this.prepared().select.get(tenantId, userId) as StateRow | undefined));
+  }
+
+  async write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean> {
+    const startedAt = Date.now();
+    while (this.database.inTransaction) {
+      if (Date.now() - startedAt > SQLITE_TRANSACTION_WAIT_MS) {
+        throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'the database is busy, retry later', { 'retry-after': '1' });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const { update, insert } = this.prepared();
+    if (expectedVersion !== undefined) {
+      return update.run(json, now, tenantId, userId, expectedVersion).changes === 1;
+    }
+    try {
+      insert.run(tenantId, userId, json, now);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  /** Prepared on first use: the table exists only once the migrations have run. */
+  private prepared(): NonNullable<SqliteUserStateStore['statements']> {
+    this.statements ??= {
+      select: this.database.prepare(SELECT),
+      update: this.database.prepare(UPDATE),
+      insert: this.database.prepare(INSERT),
+    };
+    return this.statements;
+  }
+}
+
+/** The parts of a mysql2 (callback API) pool used here. */
+interface MysqlPool {
+  execute(sql: string, values: unknown[], callback: (error: (Error & { code?: string }) | null, result: unknown) => void): void;
+}
+
+/** mysql2's `execute` prepares each statement once per pooled connection and reuses it. */
+class MysqlUserStateStore extends UserStateStore {
+  constructor(private readonly pool: () => MysqlPool) {
+    super();
+  }
+
+  async read(tenantId: string, userId: string): Promise<StoredUserState | undefined> {
+    const rows = (await this.execute(SELECT, [tenantId, userId])) as StateRow[];
+    return toStored(rows[0]);
+  }
+
+  async write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean> {
+    if (expectedVersion !== undefined) {
+      const result = (await this.execute(UPDATE, [json, now, tenantId, userId, expectedVersion])) as { affectedRows: number };
+      return result.affectedRows === 1;
+    }
+    try {
+      await this.execute(INSERT, [tenantId, userId, json, now]);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ER_DUP_ENTRY') {
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  private execute(sql: string, values: unknown[]): Promise<unknown> {
+    return new Promise((resolve, reject) =>
+      this.pool().execute(sql, values, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  }
+}
+
+export function createUserStateStore(dataSource: DataSource): UserStateStore {
+  const driver = dataSource.driver as unknown as { databaseConnection?: SqliteDatabase; pool?: MysqlPool };
+  switch (dataSource.options.type) {
+    case 'better-sqlite3':
+      return new SqliteUserStateStore(driver.databaseConnection as SqliteDatabase);
+    case 'mysql':
+    case 'mariadb':
+      // Read on each call, not captured: the driver (re)creates its pool when the DataSource connects.
+      return new MysqlUserStateStore(() => driver.pool as MysqlPool);
+    default:
+      throw new Error(`the SDK state store does not support the database type ${dataSource.options.type}`);
+  }
+}
+
+export const userStateStoreProvider: Provider = {
+  provide: UserStateStore,
+  useFactory: createUserStateStore,
+  inject: [ORCHESTRATION_DATA_SOURCE],
+};

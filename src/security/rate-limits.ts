@@ -1,0 +1,56 @@
+import rateLimit from '@fastify/rate-limit';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
+import { DomainError } from '../common/domain-error';
+import { ErrorCode } from '../common/error-code';
+import { parseTenantId } from '../common/request-headers';
+import type { AppConfig } from '../config/app-config';
+
+const RATE_WINDOW_MS = 60_000;
+
+/** Which limit a request counts against, or null for routes outside both APIs (health, docs, metrics). */
+type RateLimitedApi = 'admin' | 'sdk';
+
+/**
+ * Per-minute rate limits of the standalone app (DESIGN §15): per client IP on
+ * admin routes, per (tenant, user) on SDK routes (per IP when the SDK call
+ * carries no user). Off unless configured, so tests and benchmarks are never
+ * throttled. Over the limit → 429 RATE_LIMITED with `Retry-After`.
+ */
+export async function registerRateLimits(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  if (config.adminRateLimitPerMinute === 0 && config.sdkRateLimitPerMinute === 0) {
+    return;
+  }
+  const adminPrefixes = [config.adminPrefix, ...config.adminPrefixAliases].map((prefix) => `/${prefix}/`);
+  const sdkPrefix = `/${config.sdkPrefix}/`;
+  const apiOf = (request: FastifyRequest): RateLimitedApi | null => {
+    const path = request.url.endsWith('/') ? request.url : `${request.url}/`;
+    if (path.startsWith(sdkPrefix)) return config.sdkRateLimitPerMinute > 0 ? 'sdk' : null;
+    if (adminPrefixes.some((prefix) => path.startsWith(prefix))) return config.adminRateLimitPerMinute > 0 ? 'admin' : null;
+    return null;
+  };
+  await app.register(rateLimit, {
+    global: true,
+    timeWindow: RATE_WINDOW_MS,
+    allowList: (request) => apiOf(request) === null,
+    max: (request) => (apiOf(request) === 'sdk' ? config.sdkRateLimitPerMinute : config.adminRateLimitPerMinute),
+    keyGenerator: (request) => {
+      if (apiOf(request) === 'admin') {
+        return `admin:${request.ip}`;
+      }
+      const user = request.headers['auth-userid'];
+      return typeof user === 'string' ? `sdk:${safeTenant(request)}:${user}` : `sdk-ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) =>
+      new DomainError(ErrorCode.RATE_LIMITED, `rate limit of ${context.max} requests a minute exceeded, retry in ${context.after}`),
+  });
+}
+
+/** The limit key must not fail on a bad tenant header: the route itself answers that 400. */
+function safeTenant(request: FastifyRequest): string {
+  try {
+    return parseTenantId(request.headers);
+  } catch {
+    return 'invalid';
+  }
+}

@@ -1,0 +1,14 @@
+import { Clock } from '../src/common/clock';
+
+/** Real time plus an offset that a test can move forward. */
+export class TestClock extends Clock {
+  private offsetMs = 0;
+
+  override now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
