@@ -2,7 +2,7 @@ import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import type { CtaStatus } from '../ctas/cta.types';
 import type { CtaRelation, CtaRelationSide, TagExposureRule } from './behaviour-tag.types';
-import { parseCtaId } from './cta-id';
+import { ctaIdString } from '../ctas/cta-id';
 import type { BehaviourTagRulesDto, CtaRelationSideDto } from './dto/behaviour-tag-body.dto';
 
 /**
@@ -37,7 +37,7 @@ const invalid = (message: string): DomainError => new DomainError(ErrorCode.CAMP
 export const describeCtas = (ids: readonly string[]): string => `${ids.length === 1 ? 'CTA' : 'CTAs'} ${ids.join(', ')}`;
 
 /** Only called on ids the DTO already checked. */
-const canonicalIds = (ids: readonly (string | number)[]): string[] => ids.map((id) => parseCtaId(id) as string);
+const canonicalIds = (ids: readonly (string | number)[]): string[] => ids.map((id) => ctaIdString(id) as string);
 
 function relationSide(side: CtaRelationSideDto): CtaRelationSide {
   return { rule: side.rule, ctaList: canonicalIds(side.ctaList) };

@@ -1,3 +1,4 @@
+import { ValidateBy, ValidationArguments } from 'class-validator';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 
@@ -27,3 +28,28 @@ export function parseCtaId(value: string): number {
 
 export const unknownCta = (id: number | string): DomainError =>
   new DomainError(ErrorCode.CTA_ID_INVALID, `CTA ${id} does not exist`);
+
+/**
+ * A CTA id as clients send it inside behaviour tags and SDK bodies (DESIGN §3: a
+ * JSON number or a decimal string) → the string form those payloads carry
+ * (`12`, `"12"`, `"012"` → `"12"`); `null` when it is not a CTA id.
+ */
+export function ctaIdString(value: unknown): string | null {
+  const id = parseCtaIdValue(value);
+  return id === null ? null : String(id);
+}
+
+function listMessage({ property, value }: ValidationArguments): string {
+  const offending = Array.isArray(value) ? value.find((id) => ctaIdString(id) === null) : value;
+  return `${property} must hold only CTA ids (positive integers, as JSON numbers or decimal strings), not ${JSON.stringify(offending) ?? 'undefined'}`;
+}
+
+/** class-validator rule for a list of CTA ids (put `@IsArray()` below it so a non-array fails as such). */
+export const IsCtaIdList = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isCtaIdList',
+    validator: {
+      validate: (value: unknown) => Array.isArray(value) && value.every((id) => ctaIdString(id) !== null),
+      defaultMessage: listMessage,
+    },
+  });

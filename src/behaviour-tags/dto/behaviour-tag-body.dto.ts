@@ -18,7 +18,7 @@ import { WINDOW_UNITS } from '../../ctas/cta.types';
 import type { WindowUnit } from '../../ctas/cta.types';
 import { CTA_RELATION_RULES } from '../behaviour-tag.types';
 import type { CtaRelationRule } from '../behaviour-tag.types';
-import { IsCtaIdList } from '../cta-id';
+import { IsCtaIdList } from '../../ctas/cta-id';
 
 /**
  * Bodies of `POST /behaviour-tags` and `PUT /behaviour-tags/{name}` (seed
