@@ -3,11 +3,15 @@ import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entit
 import { CtaTagEntity } from './cta-tag.entity';
 import type { CtaLinks } from './cta-record';
 
+/** Each CTA's values, sorted; sorted here rather than in SQL, where ORDER BY made SQLite scan the tenant's whole tag index. */
 function group(rows: { ctaId: number; value: string }[]): Map<number, string[]> {
   const byCta = new Map<number, string[]>();
   for (const { ctaId, value } of rows) {
     const id = Number(ctaId);
     byCta.set(id, [...(byCta.get(id) ?? []), value]);
+  }
+  for (const values of byCta.values()) {
+    values.sort();
   }
   return byCta;
 }
@@ -18,8 +22,8 @@ export async function loadCtaLinks(manager: EntityManager, tenantId: string, cta
     return { tags: new Map(), behaviourTags: new Map() };
   }
   const [tags, behaviourTags] = await Promise.all([
-    manager.find(CtaTagEntity, { where: { tenantId, ctaId: In(ctaIds) }, order: { tag: 'ASC' } }),
-    manager.find(BehaviourTagCtaEntity, { where: { tenantId, ctaId: In(ctaIds) }, order: { tagName: 'ASC' } }),
+    manager.find(CtaTagEntity, { where: { tenantId, ctaId: In(ctaIds) } }),
+    manager.find(BehaviourTagCtaEntity, { where: { tenantId, ctaId: In(ctaIds) } }),
   ]);
   return {
     tags: group(tags.map(({ ctaId, tag }) => ({ ctaId, value: tag }))),
