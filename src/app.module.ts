@@ -22,6 +22,8 @@ export class AppModule {
             level: config.logLevel,
             // Fastify's request id (see createFastifyAdapter) names each request in every line.
             redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+            // The response's headers are the same security headers on every line: the status says enough.
+            serializers: { res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
           },
         }),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.dbUrl, config.dbMigrationsRun), retryAttempts: 3, retryDelay: 1000 }),
