@@ -3,6 +3,8 @@ const tsJest = ['ts-jest', {}];
 
 module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
+  // e2e suites start apps and create MariaDB schemas; jest 29 takes the timeout only at the top level.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -17,7 +19,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
       testEnvironment: 'node',
-      testTimeout: 60000,
     },
   ],
 };
