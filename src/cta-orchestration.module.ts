@@ -8,15 +8,27 @@ import { CtaFiltersController, CtasController } from './ctas/ctas.controller';
 import { CtasModule } from './ctas/ctas.module';
 import { TestCtasController } from './ctas/test-ctas.controller';
 import { mountControllers } from './common/mount-controllers';
+import { EventsController } from './events/events.controller';
+import { EventsModule } from './events/events.module';
+import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
+import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
 import { OrchestrationCoreModule } from './orchestration-core.module';
 import { CtaOrchestrationOptions, resolveSettings } from './orchestration-options';
 import { SdkStateController } from './sdk/sdk-state.controller';
 import { SdkModule } from './sdk/sdk.module';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
-const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, SdkModule];
-const ADMIN_CONTROLLERS: Type[] = [CtasController, CtaFiltersController, CtaStatusController, TestCtasController, BehaviourTagsController];
-const SDK_CONTROLLERS: Type[] = [SdkStateController];
+const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, EventsModule, NudgePreviewModule, SdkModule];
+const ADMIN_CONTROLLERS: Type[] = [
+  CtasController,
+  CtaFiltersController,
+  CtaStatusController,
+  TestCtasController,
+  BehaviourTagsController,
+  EventsController,
+  NudgePreviewAdminController,
+];
+const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 
 /**
  * The whole service as one importable module (DESIGN §16). The standalone

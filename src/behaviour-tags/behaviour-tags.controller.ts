@@ -17,9 +17,8 @@ import { ValidBody } from '../common/validation';
 import { BehaviourTagsService } from './behaviour-tags.service';
 import { CreateBehaviourTagDto, UpdateBehaviourTagDto } from './dto/behaviour-tag-body.dto';
 import { BehaviourTagListDto, BehaviourTagListEnvelopeDto } from './dto/behaviour-tag-record.dto';
+import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 
-const TENANT_HEADER = { name: 'x-tenant-id', required: false, description: 'tenant; default `default`' };
-const USER_HEADER = { name: 'user', required: true, description: 'the operator making the change' };
 
 const TAG_RULES_EXAMPLE = {
   description: 'At most one store nudge at a time, two a day',

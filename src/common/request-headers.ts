@@ -69,6 +69,21 @@ export function parseSdkUserId(headers: Headers): string {
   return userId.toString();
 }
 
+/** `x-source` of event writes (DESIGN §9): the system that sent them, stored with the event. */
+export const DEFAULT_EVENT_SOURCE = 'admin-api';
+const MAX_EVENT_SOURCE_LENGTH = 255;
+
+export function parseEventSource(headers: Headers): string {
+  const value = headerValue(headers, 'x-source')?.trim();
+  if (!value) {
+    return DEFAULT_EVENT_SOURCE;
+  }
+  if (value.length > MAX_EVENT_SOURCE_LENGTH) {
+    throw invalidRequest(`header 'x-source' must be at most ${MAX_EVENT_SOURCE_LENGTH} characters`);
+  }
+  return value;
+}
+
 /** Clients send these with underscores (DESIGN §18); hyphenated spellings are accepted too. */
 function clientHeader(headers: Headers, ...names: string[]): string | null {
   for (const name of names) {
@@ -110,3 +125,6 @@ export const SdkUserId = createParamDecorator((_: unknown, context: ExecutionCon
 export const SdkClientInfo = createParamDecorator((_: unknown, context: ExecutionContext) =>
   parseSdkClientInfo(headersOf(context)),
 );
+
+/** The `x-source` of an event write (default `admin-api`). */
+export const EventSource = createParamDecorator((_: unknown, context: ExecutionContext) => parseEventSource(headersOf(context)));

@@ -2,7 +2,7 @@ import { Controller, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
 import { TenantId } from '../common/request-headers';
-import { TENANT_HEADER } from '../ctas/ctas.controller';
+import { TENANT_HEADER } from '../common/api-headers';
 import { CtaStatusService } from './cta-status.service';
 import { STATUS_ACTIONS } from './cta-transitions';
 

@@ -9,9 +9,8 @@ import type { CtaRecord } from './cta-record';
 import { CtasService } from './ctas.service';
 import { CreateCtaDto, UpdateCtaDto } from './dto/cta-body.dto';
 import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
+import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 
-export const TENANT_HEADER = { name: 'x-tenant-id', required: false, description: 'tenant; default `default`' };
-export const USER_HEADER = { name: 'user', required: true, description: 'the operator (e.g. an email), 1-255 characters' };
 
 const RECORD_EXAMPLE = {
   id: 12,

@@ -4,7 +4,7 @@ import { DataEnvelope, dataEnvelope, ErrorEnvelopeDto } from '../common/envelope
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
-import { TENANT_HEADER, USER_HEADER } from './ctas.controller';
+import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
 import { TestCtasService } from './test-ctas.service';
 

@@ -4,10 +4,14 @@ import { CatalogueRevisionEntity } from '../catalogue/catalogue-revision.entity'
 import { CtaTagEntity } from '../ctas/cta-tag.entity';
 import { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
 import { CtaEntity } from '../ctas/cta.entity';
+import { EventDefinitionEntity } from '../events/event-definition.entity';
+import { NudgePreviewEntity } from '../nudge-preview/nudge-preview.entity';
 import { UserStateEntity } from '../sdk/user-state.entity';
 import { CreateCtas1767225600000 } from './migrations/1767225600000-CreateCtas';
 import { CreateBehaviourTags1767225600001 } from './migrations/1767225600001-CreateBehaviourTags';
 import { CreateCatalogueRevisions1767225600002 } from './migrations/1767225600002-CreateCatalogueRevisions';
+import { CreateEventDefinitions1767225600003 } from './migrations/1767225600003-CreateEventDefinitions';
+import { CreateNudgePreviews1767225600004 } from './migrations/1767225600004-CreateNudgePreviews';
 import { CreateSdkUserStates1767225600600 } from './migrations/1767225600600-CreateSdkUserStates';
 
 /** Every entity of the service; a host registers them on its own connection. */
@@ -18,6 +22,8 @@ export const ORCHESTRATION_ENTITIES = [
   BehaviourTagEntity,
   BehaviourTagCtaEntity,
   CatalogueRevisionEntity,
+  EventDefinitionEntity,
+  NudgePreviewEntity,
   UserStateEntity,
 ];
 
@@ -26,5 +32,7 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreateCtas1767225600000,
   CreateBehaviourTags1767225600001,
   CreateCatalogueRevisions1767225600002,
+  CreateEventDefinitions1767225600003,
+  CreateNudgePreviews1767225600004,
   CreateSdkUserStates1767225600600,
 ];

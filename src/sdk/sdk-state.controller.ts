@@ -7,6 +7,7 @@ import { SnapshotRequestDto, StateMachineDto } from './dto/snapshot-request.dto'
 import { EMPTY_LAUNCH_RESPONSE } from './sdk-catalogue';
 import { SdkStateService } from './sdk-state.service';
 import { parseSnapshotRequest } from './snapshot-request';
+import { TENANT_HEADER } from '../common/api-headers';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const DELTA_STORED = '{"data":true}';
@@ -79,7 +80,7 @@ const DELTA_EXAMPLE = {
 };
 
 const SDK_HEADERS = [
-  { name: 'x-tenant-id', required: false, description: 'tenant; default `default`' },
+  TENANT_HEADER,
   { name: 'auth-userid', required: true, description: 'the app user: a signed 64-bit decimal integer' },
   { name: 'api_version', required: false, description: 'below 1 or absent: the empty result' },
   { name: 'app_version', required: false, description: 'informational' },

@@ -1,0 +1,85 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsObject, IsOptional, IsString, Length, ValidateIf, ValidateNested } from 'class-validator';
+
+/**
+ * Bodies of the event-definition endpoints (seed "Event definition", DESIGN §9).
+ * Every failure answers INVALID_REQUEST naming the field path; duplicate names
+ * are checked by the service.
+ */
+
+/** Bounds that keep one request's work small; real events have a handful of properties. */
+export const MAX_EVENTS_PER_REQUEST = 1000;
+export const MAX_PROPERTIES_PER_EVENT = 1000;
+const MAX_TEXT_LENGTH = 255;
+
+export class EventPropertyDto {
+  @ApiProperty({ example: 'storeId', minLength: 1, maxLength: MAX_TEXT_LENGTH })
+  @Length(1, MAX_TEXT_LENGTH)
+  @IsString()
+  propertyName: string;
+
+  @ApiProperty({ example: 'String', minLength: 1, maxLength: MAX_TEXT_LENGTH, description: 'a data type name: String, Integer, Boolean, …' })
+  @Length(1, MAX_TEXT_LENGTH)
+  @IsString()
+  type: string;
+
+  @ApiProperty({ example: true })
+  @IsBoolean()
+  isMandatory: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'store-77' })
+  @IsOptional()
+  @IsString()
+  expectedValue?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'the store the user opened' })
+  @IsOptional()
+  @IsString()
+  description?: string | null;
+}
+
+/** `properties` of an event, in the order they are stored and answered. */
+const PropertiesProperty = (required: boolean): PropertyDecorator => {
+  // In the order stacked decorators would apply (bottom first): the type check is reported first.
+  const decorators = [
+    Type(() => EventPropertyDto),
+    IsArray(),
+    ArrayMaxSize(MAX_PROPERTIES_PER_EVENT),
+    IsObject({ each: true }),
+    ValidateNested({ each: true }),
+    (required ? ApiProperty : ApiPropertyOptional)({
+      type: [EventPropertyDto],
+      description: `at most ${MAX_PROPERTIES_PER_EVENT}, names unique within the event; stored and answered in this order` + (required ? '' : '; absent = none'),
+    }),
+  ];
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
+};
+
+export class EventDefinitionDto {
+  @ApiProperty({ example: 'store_opened', minLength: 1, maxLength: MAX_TEXT_LENGTH, description: 'unique per tenant, compared exactly' })
+  @Length(1, MAX_TEXT_LENGTH)
+  @IsString()
+  eventName: string;
+
+  // Absent means no properties; null is refused like any other non-array.
+  @ValidateIf((_, value) => value !== undefined)
+  @PropertiesProperty(false)
+  properties?: EventPropertyDto[];
+}
+
+export class UpsertEventsDto {
+  @ApiProperty({ type: [EventDefinitionDto], description: `1-${MAX_EVENTS_PER_REQUEST} events, names unique within the body` })
+  @ValidateNested({ each: true })
+  @IsObject({ each: true })
+  @ArrayMaxSize(MAX_EVENTS_PER_REQUEST)
+  @ArrayNotEmpty()
+  @IsArray()
+  @Type(() => EventDefinitionDto)
+  events: EventDefinitionDto[];
+}
+
+export class UpdateEventPropertiesDto {
+  @PropertiesProperty(true)
+  properties: EventPropertyDto[];
+}

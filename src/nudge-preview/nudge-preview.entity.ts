@@ -1,0 +1,24 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** A nudge preview (DESIGN §10): a template kept under an id until `expiresAt`. */
+@Entity({ name: 'nudge_previews' })
+export class NudgePreviewEntity {
+  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId: string;
+
+  @PrimaryColumn({ name: 'preview_id', type: 'varchar', length: 255 })
+  id: string;
+
+  @Column({ type: 'text' })
+  template: string;
+
+  /** Seconds, as written (3600 when the write sent none). */
+  @Column({ type: 'integer' })
+  ttl: number;
+
+  @Column({ name: 'expires_at', type: 'bigint' })
+  expiresAt: number;
+
+  @Column({ name: 'updated_at', type: 'bigint' })
+  updatedAt: number;
+}

@@ -1,0 +1,242 @@
+import { DataSource } from 'typeorm';
+import { ORCHESTRATION_DATA_SOURCE } from '../src/database/orchestration-data-source';
+import { eachDatabase, errorBody, TestApp } from './harness';
+
+const EVENTS = '/engine/events';
+
+const property = (propertyName: string, fields: Record<string, unknown> = {}) => ({ propertyName, type: 'String', isMandatory: true, ...fields });
+const stored = (propertyName: string, fields: Record<string, unknown> = {}) => ({
+  propertyName,
+  type: 'String',
+  isMandatory: true,
+  expectedValue: null,
+  description: null,
+  ...fields,
+});
+const ok = (data: unknown) => ({ success: true, data, statusCode: 200 });
+const eventPath = (name: string): string => `${EVENTS}/${encodeURIComponent(name)}`;
+
+eachDatabase('event definitions', (database) => {
+  let api: TestApp;
+  let sequence = 0;
+  const tenant = (): Record<string, string> => ({ 'x-tenant-id': `events-${++sequence}` });
+
+  beforeAll(async () => {
+    api = await TestApp.start(database);
+  });
+  afterAll(() => api.close());
+
+  const rowCount = async (): Promise<number> => {
+    const dataSource = api.app.get<DataSource>(ORCHESTRATION_DATA_SOURCE, { strict: false });
+    const [{ count }] = await dataSource.query('SELECT COUNT(*) AS count FROM event_definitions');
+    return Number(count);
+  };
+
+  describe('POST /engine/events', () => {
+    it('creates events, keeps properties in the order sent and answers eventsProcessed', async () => {
+      const headers = tenant();
+      const body = {
+        events: [
+          {
+            eventName: 'store_opened',
+            properties: [property('storeId', { description: 'the store' }), property('source', { isMandatory: false, expectedValue: 'home', type: 'String' })],
+          },
+          { eventName: 'app_launched', properties: [] },
+        ],
+      };
+      const created = await api.post(EVENTS, body, headers);
+      expect(created).toMatchObject({ status: 200, body: ok({ eventsProcessed: 2 }) });
+
+      const read = await api.get(eventPath('store_opened'), headers);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual(
+        ok({
+          eventName: 'store_opened',
+          properties: [stored('storeId', { description: 'the store' }), stored('source', { isMandatory: false, expectedValue: 'home' })],
+        }),
+      );
+    });
+
+    it('upserts: an existing event gets its properties replaced, and x-source is accepted', async () => {
+      const headers = tenant();
+      await api.post(EVENTS, { events: [{ eventName: 'purchase', properties: [property('amount'), property('currency')] }] }, headers);
+      const again = await api.post(EVENTS, { events: [{ eventName: 'purchase', properties: [property('sku')] }] }, { ...headers, 'x-source': 'backfill-job' });
+      expect(again.body).toEqual(ok({ eventsProcessed: 1 }));
+      expect((await api.get(eventPath('purchase'), headers)).body.data.properties).toEqual([stored('sku')]);
+      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['purchase'] }));
+    });
+
+    it('stores the x-source header, admin-api by default', async () => {
+      const headers = tenant();
+      await api.post(EVENTS, { events: [{ eventName: 'a', properties: [] }] }, headers);
+      await api.post(EVENTS, { events: [{ eventName: 'b', properties: [] }] }, { ...headers, 'x-source': 'crm' });
+      const dataSource = api.app.get<DataSource>(ORCHESTRATION_DATA_SOURCE, { strict: false });
+      const rows = await dataSource.query('SELECT name, source FROM event_definitions WHERE tenant_id = ? ORDER BY name', [headers['x-tenant-id']]);
+      expect(rows).toEqual([
+        { name: 'a', source: 'admin-api' },
+        { name: 'b', source: 'crm' },
+      ]);
+    });
+
+    it('reads absent properties as none', async () => {
+      const headers = tenant();
+      expect((await api.post(EVENTS, { events: [{ eventName: 'bare' }] }, headers)).body).toEqual(ok({ eventsProcessed: 1 }));
+      expect((await api.get(eventPath('bare'), headers)).body).toEqual(ok({ eventName: 'bare', properties: [] }));
+    });
+
+    const invalidBodies: [string, unknown, RegExp][] = [
+      ['no events', {}, /^events /],
+      ['an empty events list', { events: [] }, /^events should not be empty/],
+      ['events not an array', { events: { eventName: 'x' } }, /^events must be an array/],
+      ['an empty eventName', { events: [{ eventName: '', properties: [] }] }, /^events\.0\.eventName /],
+      ['an eventName of 256 characters', { events: [{ eventName: 'e'.repeat(256), properties: [] }] }, /^events\.0\.eventName /],
+      ['a numeric eventName', { events: [{ eventName: 5, properties: [] }] }, /^events\.0\.eventName must be a string/],
+      ['null properties', { events: [{ eventName: 'x', properties: null }] }, /^events\.0\.properties must be an array/],
+      ['a property without propertyName', { events: [{ eventName: 'x', properties: [{ type: 'String', isMandatory: true }] }] }, /^events\.0\.properties\.0\.propertyName /],
+      ['an empty type', { events: [{ eventName: 'x', properties: [property('p', { type: '' })] }] }, /^events\.0\.properties\.0\.type /],
+      ['isMandatory as a string', { events: [{ eventName: 'x', properties: [property('p', { isMandatory: 'true' })] }] }, /^events\.0\.properties\.0\.isMandatory must be a boolean/],
+      ['isMandatory missing', { events: [{ eventName: 'x', properties: [{ propertyName: 'p', type: 'String' }] }] }, /^events\.0\.properties\.0\.isMandatory/],
+      ['a numeric expectedValue', { events: [{ eventName: 'x', properties: [property('p', { expectedValue: 5 })] }] }, /^events\.0\.properties\.0\.expectedValue must be a string/],
+      ['a property that is not an object', { events: [{ eventName: 'x', properties: ['p'] }] }, /^events\.0\.properties/],
+      ['an event that is not an object', { events: ['x'] }, /^events/],
+      ['one event name twice', { events: [{ eventName: 'x', properties: [] }, { eventName: 'x', properties: [] }] }, /event 'x' appears more than once/],
+      ['one property name twice', { events: [{ eventName: 'x', properties: [property('p'), property('p')] }] }, /event 'x' has the property 'p' more than once/],
+      ['1001 events', { events: Array.from({ length: 1001 }, (_, index) => ({ eventName: `e${index}`, properties: [] })) }, /^events must contain no more than 1000/],
+    ];
+
+    it.each(invalidBodies)('rejects %s with INVALID_REQUEST naming the field, writing nothing', async (_case, body, message) => {
+      const headers = tenant();
+      const before = await rowCount();
+      const response = await api.post(EVENTS, body, headers);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual(errorBody('INVALID_REQUEST', expect.stringMatching(message)));
+      expect(await rowCount()).toBe(before);
+    });
+
+    it('writes nothing of a body whose second event is invalid', async () => {
+      const headers = tenant();
+      const response = await api.post(EVENTS, { events: [{ eventName: 'good', properties: [] }, { eventName: '', properties: [] }] }, headers);
+      expect(response.status).toBe(400);
+      expect((await api.get(EVENTS, headers)).body).toEqual(ok({ eventList: [] }));
+    });
+
+    it('rejects malformed JSON, a malformed tenant and an overlong x-source', async () => {
+      expect(await api.post(EVENTS, '{"events": [', tenant())).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST') });
+      expect(await api.post(EVENTS, { events: [{ eventName: 'x' }] }, { 'x-tenant-id': 'bad tenant!' })).toMatchObject({
+        status: 400,
+        body: errorBody('INVALID_REQUEST', expect.stringContaining('x-tenant-id')),
+      });
+      expect(await api.post(EVENTS, { events: [{ eventName: 'x' }] }, { ...tenant(), 'x-source': 's'.repeat(256) })).toMatchObject({
+        status: 400,
+        body: errorBody('INVALID_REQUEST', expect.stringContaining('x-source')),
+      });
+    });
+
+    it('survives racing upserts of the same new name: every request succeeds, one definition remains', async () => {
+      const headers = tenant();
+      const responses = await Promise.all(
+        Array.from({ length: 12 }, (_, index) => api.post(EVENTS, { events: [{ eventName: 'raced', properties: [property(`p${index}`)] }] }, headers)),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
+      const list = await api.get(EVENTS, headers);
+      expect(list.body.data.eventList).toHaveLength(1);
+      expect(list.body.data.eventList[0].properties).toHaveLength(1);
+    });
+  });
+
+  describe('GET /engine/events and /engine/events/list/names', () => {
+    it('lists the tenant’s events sorted by name, with the event envelope', async () => {
+      const headers = tenant();
+      await api.post(EVENTS, { events: [{ eventName: 'zeta', properties: [property('z')] }, { eventName: 'Alpha', properties: [] }, { eventName: 'beta', properties: [] }] }, headers);
+      const list = await api.get(EVENTS, headers);
+      expect(list).toMatchObject({ status: 200 });
+      expect(list.body).toEqual(
+        ok({
+          eventList: [
+            { eventName: 'Alpha', properties: [] },
+            { eventName: 'beta', properties: [] },
+            { eventName: 'zeta', properties: [stored('z')] },
+          ],
+        }),
+      );
+      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['Alpha', 'beta', 'zeta'] }));
+    });
+
+    it('answers empty lists for a tenant without events', async () => {
+      const headers = tenant();
+      expect((await api.get(EVENTS, headers)).body).toEqual(ok({ eventList: [] }));
+      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: [] }));
+    });
+  });
+
+  describe('GET, PUT and DELETE /engine/events/{name}', () => {
+    it('URL-decodes names and compares them exactly', async () => {
+      const headers = tenant();
+      const name = 'checkout / step 2 ✓';
+      await api.post(EVENTS, { events: [{ eventName: name, properties: [] }] }, headers);
+      expect((await api.get(eventPath(name), headers)).body).toEqual(ok({ eventName: name, properties: [] }));
+      expect(await api.get(eventPath('CHECKOUT / STEP 2 ✓'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
+      expect(await api.get(eventPath(`${name} `), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
+    });
+
+    it('PUT replaces the properties (an empty list too) and answers data null', async () => {
+      const headers = tenant();
+      await api.post(EVENTS, { events: [{ eventName: 'login', properties: [property('method')] }] }, headers);
+      const replaced = await api.put(eventPath('login'), { properties: [property('provider', { expectedValue: 'google' }), property('first', { type: 'Boolean' })] }, headers);
+      expect(replaced).toMatchObject({ status: 200, body: ok(null) });
+      expect((await api.get(eventPath('login'), headers)).body.data.properties).toEqual([
+        stored('provider', { expectedValue: 'google' }),
+        stored('first', { type: 'Boolean' }),
+      ]);
+      expect((await api.put(eventPath('login'), { properties: [] }, headers)).body).toEqual(ok(null));
+      expect((await api.get(eventPath('login'), headers)).body.data.properties).toEqual([]);
+    });
+
+    it('PUT requires properties and validates them, changing nothing on a 400', async () => {
+      const headers = tenant();
+      await api.post(EVENTS, { events: [{ eventName: 'login', properties: [property('method')] }] }, headers);
+      for (const [body, message] of [
+        [{}, /^properties /],
+        [{ properties: null }, /^properties must be an array/],
+        [{ properties: [property('a', { isMandatory: 1 })] }, /^properties\.0\.isMandatory must be a boolean/],
+        [{ properties: [property('a'), property('a')] }, /has the property 'a' more than once/],
+      ] as [unknown, RegExp][]) {
+        const response = await api.put(eventPath('login'), body, headers);
+        expect(response).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST', expect.stringMatching(message)) });
+      }
+      expect((await api.get(eventPath('login'), headers)).body.data.properties).toEqual([stored('method')]);
+    });
+
+    it('DELETE removes the event and answers data null', async () => {
+      const headers = tenant();
+      await api.post(EVENTS, { events: [{ eventName: 'gone', properties: [] }, { eventName: 'kept', properties: [] }] }, headers);
+      expect(await api.delete(eventPath('gone'), headers)).toMatchObject({ status: 200, body: ok(null) });
+      expect(await api.get(eventPath('gone'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
+      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['kept'] }));
+    });
+
+    it('answers 404 EVENT_NOT_FOUND naming the event on GET, PUT and DELETE of an unknown name', async () => {
+      const headers = tenant();
+      const message = "event 'nope' does not exist";
+      expect(await api.get(eventPath('nope'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
+      expect(await api.put(eventPath('nope'), { properties: [] }, headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
+      expect(await api.delete(eventPath('nope'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
+    });
+  });
+
+  it('keeps tenants apart, and uses the default tenant without x-tenant-id', async () => {
+    const one = tenant();
+    const two = tenant();
+    await api.post(EVENTS, { events: [{ eventName: 'shared', properties: [property('one')] }] }, one);
+    await api.post(EVENTS, { events: [{ eventName: 'shared', properties: [property('two')] }] }, two);
+    expect((await api.get(eventPath('shared'), one)).body.data.properties).toEqual([stored('one')]);
+    expect((await api.get(eventPath('shared'), two)).body.data.properties).toEqual([stored('two')]);
+    expect(await api.delete(eventPath('shared'), one)).toMatchObject({ status: 200 });
+    expect((await api.get(eventPath('shared'), two)).status).toBe(200);
+    expect(await api.put(eventPath('shared'), { properties: [] }, one)).toMatchObject({ status: 404 });
+
+    await api.post(EVENTS, { events: [{ eventName: 'default-only', properties: [] }] });
+    expect((await api.get(eventPath('default-only'), { 'x-tenant-id': 'default' })).status).toBe(200);
+    expect((await api.get(eventPath('default-only'), two)).status).toBe(404);
+  });
+});
