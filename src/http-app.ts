@@ -40,6 +40,8 @@ function securityHeaders(): Record<string, string> {
   return headers;
 }
 
+export const OPEN_ADMIN_API_WARNING = 'ADMIN_API_KEYS is not set: the admin API is open to anyone who can reach it';
+
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** A caller's `x-request-id` is kept when sane, so logs join across services; else a new UUID. */
@@ -65,9 +67,6 @@ export async function createHttpApp(config: AppConfig): Promise<NestFastifyAppli
   );
   await configureHttpApp(app, config);
   await app.init();
-  if (config.adminApiKeys.length === 0) {
-    app.get(Logger).warn('ADMIN_API_KEYS is not set: the admin API is open to anyone who can reach it');
-  }
   return app;
 }
 
@@ -77,6 +76,9 @@ export async function createHttpApp(config: AppConfig): Promise<NestFastifyAppli
  */
 export async function configureHttpApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   app.useLogger(app.get(Logger));
+  if (config.adminApiKeys.length === 0) {
+    app.get(Logger).warn(OPEN_ADMIN_API_WARNING);
+  }
   await registerRateLimits(app, config);
   useJsonBodiesOnly(app);
   const metrics = app.get(MetricsService);
@@ -84,9 +86,10 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onRequest', (request, reply, done) => {
+    // onSend, not onRequest: a CORS preflight is answered by a request hook that runs before any added here.
+    .addHook('onSend', (request, reply, payload, done) => {
       reply.headers(security).header('x-request-id', request.id);
-      done();
+      done(null, payload);
     })
     .addHook('onResponse', (request, reply, done) => {
       // Label by route pattern (not the raw URL) so the series stay few.

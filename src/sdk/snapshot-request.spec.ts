@@ -1,5 +1,11 @@
 import { DomainError } from '../common/domain-error';
-import { parseSnapshotRequest } from './snapshot-request';
+import {
+  MAX_CTA_SNAPSHOTS,
+  MAX_LIST_ENTRIES,
+  MAX_STATE_MACHINES_PER_SNAPSHOT,
+  MAX_TAG_SNAPSHOTS,
+  parseSnapshotRequest,
+} from './snapshot-request';
 
 const machine = { currentState: '2', lastTransitionAt: 1795372967296, createdAt: 1795372967296 };
 const snapshot = (fields: Record<string, unknown> = {}) => ({ ctaId: '12', activeStateMachines: { k: machine }, ...fields });
@@ -76,5 +82,47 @@ describe('parseSnapshotRequest', () => {
     expect(error).toBeInstanceOf(DomainError);
     expect(error.code).toBe('INVALID_REQUEST');
     expect(error.message).toBe('invalid request');
+  });
+
+  const machines = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`m${i}`, machine]));
+  const tag = (fields: Record<string, unknown> = {}) => ({ behaviourTagName: 't', ...fields });
+
+  it('accepts every list at its cap', () => {
+    const request = parseSnapshotRequest({
+      ctas: [
+        ...Array.from({ length: MAX_CTA_SNAPSHOTS - 1 }, () => snapshot()),
+        snapshot({ activeStateMachines: machines(MAX_STATE_MACHINES_PER_SNAPSHOT), resetAt: Array(MAX_LIST_ENTRIES).fill(1) }),
+      ],
+      behaviourTags: Array.from({ length: MAX_TAG_SNAPSHOTS }, () => tag({ ctaRelation: { activeCtas: Array(MAX_LIST_ENTRIES).fill('1') } })),
+    });
+    expect(request.ctas).toHaveLength(MAX_CTA_SNAPSHOTS);
+    expect(request.ctas[MAX_CTA_SNAPSHOTS - 1].activeStateMachines.size).toBe(MAX_STATE_MACHINES_PER_SNAPSHOT);
+    expect(request.behaviourTags).toHaveLength(MAX_TAG_SNAPSHOTS);
+  });
+
+  it.each([
+    ['too many CTA snapshots', { ctas: Array.from({ length: 1001 }, () => snapshot()) }, 'ctas holds 1001 entries, at most 1000'],
+    [
+      'too many state machines in one snapshot',
+      { ctas: [snapshot(), snapshot({ activeStateMachines: machines(1001) })] },
+      'ctas[1].activeStateMachines holds 1001 state machines, at most 1000',
+    ],
+    ['too many resetAt entries', { ctas: [snapshot({ resetAt: Array(10_001).fill(1) })] }, 'ctas[0].resetAt holds 10001 entries'],
+    ['too many actionDoneAt entries', { ctas: [snapshot({ actionDoneAt: Array(10_001).fill(1) })] }, 'ctas[0].actionDoneAt holds 10001'],
+    ['too many tag snapshots', { behaviourTags: Array.from({ length: 1001 }, () => tag()) }, 'behaviourTags holds 1001 entries, at most 1000'],
+    [
+      'too many ctasResetAt entries',
+      { behaviourTags: [tag({ exposureRule: { ctasResetAt: Array(10_001).fill({ ctaId: '1', resetAt: 1 }) } })] },
+      'behaviourTags[0].exposureRule.ctasResetAt holds 10001 entries, at most 10000',
+    ],
+    [
+      'too many activeCtas',
+      { behaviourTags: [tag(), tag({ ctaRelation: { activeCtas: Array(10_001).fill('1') } })] },
+      'behaviourTags[1].ctaRelation.activeCtas holds 10001 entries',
+    ],
+  ])('rejects %s with INVALID_REQUEST naming the list and the cap', (_case, body, message) => {
+    const error = rejection(body);
+    expect(error.code).toBe('INVALID_REQUEST');
+    expect(error.message).toContain(`invalid request: ${message}`);
   });
 });

@@ -47,6 +47,17 @@ export interface SnapshotRequest {
 /** The one message of every malformed SDK body (seed: "invalid request"). */
 const INVALID = 'invalid request';
 
+/**
+ * Caps on the lists of one body, so a single request cannot make the service
+ * hold or write an unbounded number of rows (the body limit alone allows
+ * tens of thousands of tiny entries). A device tracks far fewer.
+ */
+export const MAX_CTA_SNAPSHOTS = 1000;
+export const MAX_TAG_SNAPSHOTS = 1000;
+export const MAX_STATE_MACHINES_PER_SNAPSHOT = 1000;
+/** resetAt, actionDoneAt, ctasResetAt and activeCtas: the merge keeps the newest 1000 of them anyway. */
+export const MAX_LIST_ENTRIES = 10_000;
+
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,6 +72,15 @@ function object(value: unknown): Json {
 
 function array(value: unknown): unknown[] {
   return Array.isArray(value) ? value : fail();
+}
+
+/** An array of at most `max` entries; over the cap the message says which list and the cap. */
+function capped(value: unknown, max: number, what: string): unknown[] {
+  const list = array(value);
+  if (list.length > max) {
+    throw invalidRequest(`${INVALID}: ${what} holds ${list.length} entries, at most ${max} are allowed`);
+  }
+  return list;
 }
 
 function long(value: unknown): number {
@@ -89,7 +109,7 @@ function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined
   return value === undefined || value === null ? undefined : read(value);
 }
 
-const longs = (value: unknown): number[] => array(value).map(long);
+const longs = (what: string) => (value: unknown): number[] => capped(value, MAX_LIST_ENTRIES, what).map(long);
 
 function stateMachine(value: unknown): IncomingStateMachine {
   const { reset, ...fields } = object(value);
@@ -103,17 +123,23 @@ function stateMachine(value: unknown): IncomingStateMachine {
   return { machine: fields as StateMachine, reset: optional(reset, (flag) => (typeof flag === 'boolean' ? flag : fail())) ?? false };
 }
 
-function ctaSnapshot(value: unknown): CtaSnapshot {
+function ctaSnapshot(value: unknown, index: number): CtaSnapshot {
   const snapshot = object(value);
+  const entries = Object.entries(object(snapshot.activeStateMachines));
+  if (entries.length > MAX_STATE_MACHINES_PER_SNAPSHOT) {
+    throw invalidRequest(
+      `${INVALID}: ctas[${index}].activeStateMachines holds ${entries.length} state machines, at most ${MAX_STATE_MACHINES_PER_SNAPSHOT} are allowed`,
+    );
+  }
   const machines = new Map<string, IncomingStateMachine>();
-  for (const [key, machine] of Object.entries(object(snapshot.activeStateMachines))) {
+  for (const [key, machine] of entries) {
     machines.set(key, stateMachine(machine));
   }
   return {
     ctaId: canonicalCtaId(snapshot.ctaId),
     activeStateMachines: machines,
-    resetAt: optional(snapshot.resetAt, longs),
-    actionDoneAt: optional(snapshot.actionDoneAt, longs),
+    resetAt: optional(snapshot.resetAt, longs(`ctas[${index}].resetAt`)),
+    actionDoneAt: optional(snapshot.actionDoneAt, longs(`ctas[${index}].actionDoneAt`)),
   };
 }
 
@@ -122,14 +148,19 @@ function ctaResetAt(value: unknown): CtaResetAt {
   return { ctaId: canonicalCtaId(entry.ctaId), resetAt: long(entry.resetAt) };
 }
 
-function tagSnapshot(value: unknown): BehaviourTagSnapshot {
+function tagSnapshot(value: unknown, index: number): BehaviourTagSnapshot {
   const snapshot = object(value);
   const exposureRule = optional(snapshot.exposureRule, object);
   const ctaRelation = optional(snapshot.ctaRelation, object);
+  const path = `behaviourTags[${index}]`;
   return {
     behaviourTagName: string(snapshot.behaviourTagName),
-    ctasResetAt: optional(exposureRule?.ctasResetAt, (list) => array(list).map(ctaResetAt)),
-    activeCtas: optional(ctaRelation?.activeCtas, (list) => array(list).map(canonicalCtaId)),
+    ctasResetAt: optional(exposureRule?.ctasResetAt, (list) =>
+      capped(list, MAX_LIST_ENTRIES, `${path}.exposureRule.ctasResetAt`).map(ctaResetAt),
+    ),
+    activeCtas: optional(ctaRelation?.activeCtas, (list) =>
+      capped(list, MAX_LIST_ENTRIES, `${path}.ctaRelation.activeCtas`).map(canonicalCtaId),
+    ),
   };
 }
 
@@ -140,7 +171,7 @@ export function parseSnapshotRequest(body: unknown): SnapshotRequest {
   }
   const request = object(body);
   return {
-    ctas: optional(request.ctas, (list) => array(list).map(ctaSnapshot)) ?? [],
-    behaviourTags: optional(request.behaviourTags, (list) => array(list).map(tagSnapshot)) ?? [],
+    ctas: optional(request.ctas, (list) => capped(list, MAX_CTA_SNAPSHOTS, 'ctas').map(ctaSnapshot)) ?? [],
+    behaviourTags: optional(request.behaviourTags, (list) => capped(list, MAX_TAG_SNAPSHOTS, 'behaviourTags').map(tagSnapshot)) ?? [],
   };
 }

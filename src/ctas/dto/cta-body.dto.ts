@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Equals, IsArray, IsInt, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import { ArrayMaxSize, Equals, IsArray, IsInt, IsObject, IsOptional, IsString, Length } from 'class-validator';
 import type { CtaRule } from '../cta.types';
 
 const RULE_EXAMPLE = {
@@ -26,10 +26,18 @@ export const RuleProperty = (): PropertyDecorator =>
       '`ctaValidTill` is derived (endTime) and ignored when sent.',
   });
 
+/** Each tag is a link row; operators use a handful per CTA. */
+export const MAX_CTA_TAGS = 100;
+
 /** Fields shared by create and update (update = create without `name`). */
 export class CtaFieldsDto {
-  @ApiProperty({ example: ['onboarding', 'store'], description: 'Categorisation tags (each 1-255 characters; duplicates collapse)' })
+  @ApiProperty({
+    example: ['onboarding', 'store'],
+    maxItems: MAX_CTA_TAGS,
+    description: `Categorisation tags (at most ${MAX_CTA_TAGS}, each 1-255 characters; duplicates collapse)`,
+  })
   @IsArray()
+  @ArrayMaxSize(MAX_CTA_TAGS)
   @IsString({ each: true })
   @Length(1, 255, { each: true })
   tags: string[];
