@@ -142,6 +142,18 @@ eachDatabase('event definitions', (database) => {
       expect(list.body.data.eventList).toHaveLength(1);
       expect(list.body.data.eventList[0].properties).toHaveLength(1);
     });
+    it('survives racing upserts of overlapping names sent in different orders (no deadlock reaches a client)', async () => {
+      const headers = tenant();
+      const names = Array.from({ length: 20 }, (_, index) => `overlap-${String(index).padStart(2, '0')}`);
+      const responses = await Promise.all(
+        Array.from({ length: 12 }, (_, request) => {
+          const order = request % 2 ? [...names].reverse() : names.map((_, index) => names[(index * 7 + request) % names.length]);
+          return api.post(EVENTS, { events: order.map((eventName) => ({ eventName, properties: [property(`p${request}`)] })) }, headers);
+        }),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
+      expect((await api.get(`${EVENTS}/list/names`, headers)).body.data.eventNames).toEqual(names);
+    });
   });
 
   describe('GET /engine/events and /engine/events/list/names', () => {

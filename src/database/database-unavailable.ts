@@ -1,3 +1,5 @@
+import { hasDriverErrorCode } from './driver-error';
+
 /**
  * Driver error codes that mean "the database cannot be reached right now"
  * (a retry later can succeed), as opposed to a bad query.
@@ -21,14 +23,4 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_BUSY',
 ]);
 
-/** TypeORM wraps driver errors (`QueryFailedError.driverError`); look through the wrappers. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
-    const { code, driverError, cause } = current as { code?: unknown; driverError?: unknown; cause?: unknown };
-    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) {
-      return true;
-    }
-    current = driverError ?? cause;
-  }
-  return false;
-}
+export const isDatabaseUnavailable = (error: unknown): boolean => hasDriverErrorCode(error, UNAVAILABLE_CODES);

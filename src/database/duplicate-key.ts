@@ -1,3 +1,5 @@
+import { hasDriverErrorCode } from './driver-error';
+
 /**
  * Driver error codes of a write refused by a primary or unique key. Callers turn
  * them into the 400 of the rule the key enforces (a taken name, a CTA already linked).
@@ -10,14 +12,4 @@ const DUPLICATE_KEY_CODES = new Set([
   'SQLITE_CONSTRAINT_UNIQUE',
 ]);
 
-/** TypeORM wraps driver errors (`QueryFailedError.driverError`); look through the wrappers. */
-export function isDuplicateKeyError(error: unknown): boolean {
-  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
-    const { code, driverError, cause } = current as { code?: unknown; driverError?: unknown; cause?: unknown };
-    if (typeof code === 'string' && DUPLICATE_KEY_CODES.has(code)) {
-      return true;
-    }
-    current = driverError ?? cause;
-  }
-  return false;
-}
+export const isDuplicateKeyError = (error: unknown): boolean => hasDriverErrorCode(error, DUPLICATE_KEY_CODES);

@@ -1,7 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../sdk/keyed-serializer';
+import { isDeadlockError } from './driver-error';
 import { InjectOrchestrationDataSource } from './orchestration-data-source';
+
+/** How often a deadlock victim runs again before its error reaches the caller. */
+const DEADLOCK_ATTEMPTS = 5;
+/** Up to this many milliseconds times the attempt number, at random, so the retries do not collide again. */
+const DEADLOCK_BACKOFF_MS = 10;
 
 /**
  * Runs a unit of work in one transaction. Every write of the service goes
@@ -11,6 +18,10 @@ import { InjectOrchestrationDataSource } from './orchestration-data-source';
  * two transactions open at once would nest (the second becomes a savepoint of
  * the first) and commit or roll back together. So on SQLite transactions run
  * one at a time, in arrival order; on MySQL each gets its own pooled connection.
+ *
+ * On MySQL/MariaDB, concurrent upserts can deadlock on InnoDB's gap locks; the
+ * server rolls the victim back whole, so running `work` again is safe (it must
+ * only touch the database through `manager`).
  */
 @Injectable()
 export class TransactionRunner {
@@ -22,6 +33,19 @@ export class TransactionRunner {
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const transaction = () => this.dataSource.transaction(work);
-    return this.sqliteQueue ? this.sqliteQueue.run('sqlite', transaction) : transaction();
+    return this.sqliteQueue ? this.sqliteQueue.run('sqlite', transaction) : this.retryingDeadlocks(transaction);
+  }
+
+  private async retryingDeadlocks<T>(transaction: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await transaction();
+      } catch (error) {
+        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlockError(error)) {
+          throw error;
+        }
+        await sleep(Math.random() * DEADLOCK_BACKOFF_MS * attempt);
+      }
+    }
   }
 }

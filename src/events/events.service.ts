@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
@@ -49,11 +49,18 @@ export class EventsService {
       return { name: eventName, properties: storedProperties(eventName, properties ?? []) };
     });
     const now = this.clock.now();
-    await this.transactions.run(async (manager) => {
-      for (const row of rows) {
-        await this.write(manager, { tenantId, ...row, source, createdAt: now, updatedAt: now });
-      }
-    });
+    // In byte order of the names, the order of the key: concurrent upserts then lock rows in the same order.
+    const sorted = [...rows].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+    await this.transactions.run((manager) =>
+      manager
+        .createQueryBuilder()
+        .insert()
+        .into(EventDefinitionEntity)
+        .values(sorted.map((row) => ({ tenantId, ...row, source, createdAt: now, updatedAt: now })))
+        // One statement, so racing upserts of one name never fail on the key: the last one wins.
+        .orUpdate(['properties', 'source', 'updated_at'], ['tenant_id', 'name'])
+        .execute(),
+    );
     return rows.length;
   }
 
@@ -77,10 +84,9 @@ export class EventsService {
 
   async replaceProperties(tenantId: string, source: string, name: string, properties: EventPropertyDto[]): Promise<void> {
     const stored = storedProperties(name, properties);
-    const { affected } = await this.dataSource.manager.update(
-      EventDefinitionEntity,
-      { tenantId, name },
-      { properties: stored, source, updatedAt: this.clock.now() },
+    const now = this.clock.now();
+    const { affected } = await this.transactions.run((manager) =>
+      manager.update(EventDefinitionEntity, { tenantId, name }, { properties: stored, source, updatedAt: now }),
     );
     if (!affected) {
       throw eventNotFound(name);
@@ -88,20 +94,9 @@ export class EventsService {
   }
 
   async delete(tenantId: string, name: string): Promise<void> {
-    const { affected } = await this.dataSource.manager.delete(EventDefinitionEntity, { tenantId, name });
+    const { affected } = await this.transactions.run((manager) => manager.delete(EventDefinitionEntity, { tenantId, name }));
     if (!affected) {
       throw eventNotFound(name);
     }
-  }
-
-  /** One statement per event, so racing upserts of one name never fail on the key: the last one wins. */
-  private async write(manager: EntityManager, row: EventDefinitionEntity): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(EventDefinitionEntity)
-      .values(row)
-      .orUpdate(['properties', 'source', 'updated_at'], ['tenant_id', 'name'])
-      .execute();
   }
 }

@@ -5,6 +5,7 @@ import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { PeriodicJobsService } from '../common/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { TransactionRunner } from '../database/transaction-runner';
 import { DEFAULT_PREVIEW_TTL_SECONDS, NudgePreview, WriteNudgePreviewDto } from './dto/nudge-preview.dto';
 import { NudgePreviewEntity } from './nudge-preview.entity';
 
@@ -24,6 +25,7 @@ function required(field: 'id' | 'template', value: string | null | undefined): s
 export class NudgePreviewService implements OnModuleInit {
   constructor(
     @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     private readonly periodicJobs: PeriodicJobsService,
   ) {}
@@ -38,13 +40,15 @@ export class NudgePreviewService implements OnModuleInit {
     const ttl = body.ttl ?? DEFAULT_PREVIEW_TTL_SECONDS;
     const now = this.clock.now();
     // One statement, so racing writes of one id never fail on the key: the last one wins.
-    await this.dataSource.manager
-      .createQueryBuilder()
-      .insert()
-      .into(NudgePreviewEntity)
-      .values({ tenantId, id, template, ttl, expiresAt: now + ttl * 1000, updatedAt: now })
-      .orUpdate(['template', 'ttl', 'expires_at', 'updated_at'], ['tenant_id', 'preview_id'])
-      .execute();
+    await this.transactions.run((manager) =>
+      manager
+        .createQueryBuilder()
+        .insert()
+        .into(NudgePreviewEntity)
+        .values({ tenantId, id, template, ttl, expiresAt: now + ttl * 1000, updatedAt: now })
+        .orUpdate(['template', 'ttl', 'expires_at', 'updated_at'], ['tenant_id', 'preview_id'])
+        .execute(),
+    );
   }
 
   /** The preview, or null when there is none or it has expired. */
@@ -54,6 +58,7 @@ export class NudgePreviewService implements OnModuleInit {
   }
 
   async purgeExpired(): Promise<void> {
-    await this.dataSource.manager.delete(NudgePreviewEntity, { expiresAt: LessThanOrEqual(this.clock.now()) });
+    const now = this.clock.now();
+    await this.transactions.run((manager) => manager.delete(NudgePreviewEntity, { expiresAt: LessThanOrEqual(now) }));
   }
 }

@@ -1,0 +1,52 @@
+import { QueryFailedError, type DataSource } from 'typeorm';
+import { TransactionRunner } from './transaction-runner';
+
+const driverError = (code: string) => Object.assign(new Error(code), { code });
+const deadlock = () => new QueryFailedError('INSERT', [], driverError('ER_LOCK_DEADLOCK'));
+
+/** A DataSource whose `transaction` answers the given outcomes in turn (an Error is thrown). */
+function dataSource(type: string, outcomes: unknown[]): { source: DataSource; transaction: jest.Mock } {
+  const transaction = jest.fn(async () => {
+    const outcome = outcomes.shift();
+    if (outcome instanceof Error) {
+      throw outcome;
+    }
+    return outcome;
+  });
+  return { source: { options: { type }, transaction } as unknown as DataSource, transaction };
+}
+
+describe('TransactionRunner', () => {
+  it('runs a MySQL deadlock victim again and answers its result', async () => {
+    const { source, transaction } = dataSource('mysql', [deadlock(), deadlock(), 'done']);
+    await expect(new TransactionRunner(source).run(async () => 'unused')).resolves.toBe('done');
+    expect(transaction).toHaveBeenCalledTimes(3);
+  });
+
+  it('gives up after five deadlocks, passing the last one on', async () => {
+    const { source, transaction } = dataSource('mysql', Array.from({ length: 6 }, deadlock));
+    await expect(new TransactionRunner(source).run(async () => 'unused')).rejects.toBeInstanceOf(QueryFailedError);
+    expect(transaction).toHaveBeenCalledTimes(5);
+  });
+
+  it('passes any other failure on at once', async () => {
+    const { source, transaction } = dataSource('mysql', [new QueryFailedError('INSERT', [], driverError('ER_DUP_ENTRY')), 'unused']);
+    await expect(new TransactionRunner(source).run(async () => 'unused')).rejects.toThrow('ER_DUP_ENTRY');
+    expect(transaction).toHaveBeenCalledTimes(1);
+  });
+
+  it('runs SQLite transactions one at a time, in arrival order', async () => {
+    const { source } = dataSource('better-sqlite3', []);
+    const events: string[] = [];
+    (source.transaction as jest.Mock).mockImplementation(async (work: () => Promise<unknown>) => work());
+    const runner = new TransactionRunner(source);
+    const slow = runner.run(async () => {
+      events.push('slow start');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      events.push('slow end');
+    });
+    const fast = runner.run(async () => void events.push('fast'));
+    await Promise.all([slow, fast]);
+    expect(events).toEqual(['slow start', 'slow end', 'fast']);
+  });
+});
