@@ -18,6 +18,8 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
+      // The example gateway imports the package by name, as a real gateway does (tsconfig.json `paths`).
+      moduleNameMapper: { '^cta-orchestration-service$': '<rootDir>/src/index.ts' },
       testEnvironment: 'node',
     },
   ],

@@ -1,4 +1,4 @@
-import { DynamicModule, Module, Type } from '@nestjs/common';
+import { DynamicModule, FactoryProvider, Module, Type } from '@nestjs/common';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
@@ -13,7 +13,16 @@ import { EventsModule } from './events/events.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
 import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
 import { OrchestrationCoreModule } from './orchestration-core.module';
-import { CtaOrchestrationOptions, resolveSettings } from './orchestration-options';
+import {
+  CtaOrchestrationAsyncOptions,
+  CtaOrchestrationOptions,
+  ORCHESTRATION_SETTINGS,
+  OrchestrationRouting,
+  OrchestrationSettings,
+  resolveAsyncSettings,
+  resolveRouting,
+  resolveSettings,
+} from './orchestration-options';
 import { SdkStateController } from './sdk/sdk-state.controller';
 import { SdkModule } from './sdk/sdk.module';
 
@@ -38,15 +47,36 @@ const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 export class CtaOrchestrationModule {
   static forRoot(options: CtaOrchestrationOptions = {}): DynamicModule {
     const settings = resolveSettings(options);
+    return CtaOrchestrationModule.define(settings, OrchestrationCoreModule.forSettings(settings));
+  }
+
+  /**
+   * Cohorts, cache, scheduler and time limits from `useFactory` (e.g. the host's
+   * config or its own cohort service, through `imports`/`inject`). Prefixes, aliases,
+   * guards and the connection name are plain values beside it: Nest takes the
+   * controllers and `forFeature` when the module is defined, before any factory runs.
+   */
+  static forRootAsync(options: CtaOrchestrationAsyncOptions): DynamicModule {
+    const { imports, useFactory, inject, ...routingOptions } = options;
+    const routing = resolveRouting(routingOptions);
+    const settings: FactoryProvider<Promise<OrchestrationSettings>> = {
+      provide: ORCHESTRATION_SETTINGS,
+      useFactory: async (...args: unknown[]) => resolveAsyncSettings(await useFactory(...args), routingOptions),
+      inject,
+    };
+    return CtaOrchestrationModule.define(routing, OrchestrationCoreModule.forSettingsProvider(routing.connectionName, settings, imports));
+  }
+
+  private static define(routing: OrchestrationRouting, core: DynamicModule): DynamicModule {
     return {
       module: CtaOrchestrationModule,
-      imports: [OrchestrationCoreModule.forSettings(settings), ...FEATURE_MODULES],
+      imports: [core, ...FEATURE_MODULES],
       controllers: [
-        ...mountControllers(ADMIN_CONTROLLERS, { prefix: settings.adminPrefix, documented: true, guards: settings.adminGuards }),
-        ...settings.adminPrefixAliases.flatMap((alias) =>
-          mountControllers(ADMIN_CONTROLLERS, { prefix: alias, documented: false, guards: settings.adminGuards }),
+        ...mountControllers(ADMIN_CONTROLLERS, { prefix: routing.adminPrefix, documented: true, guards: routing.adminGuards }),
+        ...routing.adminPrefixAliases.flatMap((alias) =>
+          mountControllers(ADMIN_CONTROLLERS, { prefix: alias, documented: false, guards: routing.adminGuards }),
         ),
-        ...mountControllers(SDK_CONTROLLERS, { prefix: settings.sdkPrefix, documented: true, guards: settings.sdkGuards }),
+        ...mountControllers(SDK_CONTROLLERS, { prefix: routing.sdkPrefix, documented: true, guards: routing.sdkGuards }),
       ],
     };
   }

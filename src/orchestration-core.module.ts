@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, ModuleMetadata, Provider } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from './common/clock';
@@ -14,16 +14,22 @@ import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from './orchestration-o
 @Module({})
 export class OrchestrationCoreModule {
   static forSettings(settings: OrchestrationSettings): DynamicModule {
+    return OrchestrationCoreModule.forSettingsProvider(settings.connectionName, { provide: ORCHESTRATION_SETTINGS, useValue: settings });
+  }
+
+  /** `settings` provides ORCHESTRATION_SETTINGS (e.g. from a host's factory); `imports` export what it injects. */
+  static forSettingsProvider(connectionName: string | undefined, settings: Provider, imports: ModuleMetadata['imports'] = []): DynamicModule {
     return {
       module: OrchestrationCoreModule,
       imports: [
+        ...imports,
         // Registers the entities on the host's connection (with `autoLoadEntities`).
-        TypeOrmModule.forFeature(ORCHESTRATION_ENTITIES, settings.connectionName),
+        TypeOrmModule.forFeature(ORCHESTRATION_ENTITIES, connectionName),
         ScheduleModule.forRoot(),
       ],
       providers: [
-        { provide: ORCHESTRATION_SETTINGS, useValue: settings },
-        orchestrationDataSourceProvider(settings.connectionName),
+        settings,
+        orchestrationDataSourceProvider(connectionName),
         Clock,
         PeriodicJobsService,
         MetricsService,

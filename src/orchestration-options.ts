@@ -1,4 +1,4 @@
-import { CanActivate, Inject, Type } from '@nestjs/common';
+import { CanActivate, FactoryProvider, Inject, ModuleMetadata, Type } from '@nestjs/common';
 import { AllUsersCohortProvider, CohortProvider } from './cohorts/cohort-provider';
 
 /** What a host (or the standalone app) sets when importing `CtaOrchestrationModule`. */
@@ -27,16 +27,39 @@ export interface CtaOrchestrationOptions {
   cohortProvider?: CohortProvider;
 }
 
+/**
+ * The options that shape routes and the connection. Nest reads controllers and
+ * `TypeOrmModule.forFeature` when the module is defined, before any provider
+ * (hence any async factory) runs, so these are given as plain values even to `forRootAsync`.
+ */
+const ROUTING_OPTION_NAMES = ['adminPrefix', 'adminPrefixAliases', 'sdkPrefix', 'adminGuards', 'sdkGuards', 'connectionName'] as const;
+
+export type CtaOrchestrationRoutingOptions = Pick<CtaOrchestrationOptions, (typeof ROUTING_OPTION_NAMES)[number]>;
+
+/** The options `forRootAsync`'s factory resolves: cohorts, cache, scheduler, time limits. */
+export type CtaOrchestrationRuntimeOptions = Omit<CtaOrchestrationOptions, keyof CtaOrchestrationRoutingOptions>;
+
+/** `forRootAsync`: routing options as values, the rest from a factory with the host's providers injected. */
+export interface CtaOrchestrationAsyncOptions extends CtaOrchestrationRoutingOptions {
+  /** Modules exporting what `inject` names (e.g. the host's ConfigModule). */
+  imports?: ModuleMetadata['imports'];
+  useFactory: (...args: any[]) => CtaOrchestrationRuntimeOptions | Promise<CtaOrchestrationRuntimeOptions>;
+  inject?: FactoryProvider['inject'];
+}
+
 /** The options with every default filled in; what services inject. */
 export type OrchestrationSettings = Required<Omit<CtaOrchestrationOptions, 'connectionName'>> &
   Pick<CtaOrchestrationOptions, 'connectionName'>;
+
+export type OrchestrationRouting = Required<Omit<CtaOrchestrationRoutingOptions, 'connectionName'>> &
+  Pick<CtaOrchestrationRoutingOptions, 'connectionName'>;
 
 export const ORCHESTRATION_SETTINGS = Symbol('ORCHESTRATION_SETTINGS');
 
 /** Injects the resolved `OrchestrationSettings`. */
 export const InjectSettings = (): ParameterDecorator => Inject(ORCHESTRATION_SETTINGS);
 
-export function resolveSettings(options: CtaOrchestrationOptions): OrchestrationSettings {
+export function resolveRouting(options: CtaOrchestrationRoutingOptions): OrchestrationRouting {
   return {
     adminPrefix: options.adminPrefix ?? 'engine',
     adminPrefixAliases: options.adminPrefixAliases ?? [],
@@ -44,10 +67,32 @@ export function resolveSettings(options: CtaOrchestrationOptions): Orchestration
     adminGuards: options.adminGuards ?? [],
     sdkGuards: options.sdkGuards ?? [],
     connectionName: options.connectionName,
+  };
+}
+
+export function resolveSettings(options: CtaOrchestrationOptions): OrchestrationSettings {
+  return {
+    ...resolveRouting(options),
     schedulerIntervalMs: options.schedulerIntervalMs ?? 10_000,
     cacheRevalidateMs: options.cacheRevalidateMs ?? 1_000,
     ctaTimeToleranceMs: options.ctaTimeToleranceMs ?? 2 * 60 * 1000,
     ctaTimeHorizonDays: options.ctaTimeHorizonDays ?? 5 * 365,
     cohortProvider: options.cohortProvider ?? new AllUsersCohortProvider(),
   };
+}
+
+/**
+ * The settings of `forRootAsync`: the factory's options under the routing given beside it.
+ * A routing option returned by the factory would be silently ignored (the routes already
+ * exist), so it fails the start instead.
+ */
+export function resolveAsyncSettings(runtime: CtaOrchestrationRuntimeOptions, routing: CtaOrchestrationRoutingOptions): OrchestrationSettings {
+  const misplaced = ROUTING_OPTION_NAMES.filter((name) => name in runtime);
+  if (misplaced.length > 0) {
+    throw new Error(
+      `CtaOrchestrationModule.forRootAsync: ${misplaced.join(', ')} must be given beside useFactory, not returned by it ` +
+        '(routes and the connection are fixed when the module is defined)',
+    );
+  }
+  return resolveSettings({ ...runtime, ...routing });
 }

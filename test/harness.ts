@@ -30,7 +30,7 @@ export interface RequestOptions {
 }
 
 /** A fresh database for one suite: in-memory SQLite, or a new MySQL schema dropped at the end. */
-async function createDatabase(database: TestDatabase): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createDatabase(database: TestDatabase): Promise<{ url: string; drop: () => Promise<void> }> {
   if (database === 'sqlite') {
     return { url: 'sqlite::memory:', drop: async () => undefined };
   }
@@ -53,9 +53,10 @@ async function createDatabase(database: TestDatabase): Promise<{ url: string; dr
 /**
  * The real standalone app on a real, fresh database, driven over HTTP through
  * Fastify's injector. Only the clock is replaced, by one tests can move.
+ * (`new TestApp(…)` drives another app the same way, e.g. the example gateway.)
  */
 export class TestApp {
-  private constructor(
+  constructor(
     readonly app: NestFastifyApplication,
     readonly clock: TestClock,
     readonly database: TestDatabase,

@@ -1,17 +1,13 @@
-import { CanActivate, Controller, Type, UseGuards } from '@nestjs/common';
+import { CanActivate, Controller, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { ApiBearerAuth, ApiExcludeController, ApiSecurity } from '@nestjs/swagger';
+import { ErrorEnvelopeFilter } from './exception.filter';
 
-/**
- * Serves feature controllers under a prefix chosen at runtime (DESIGN §3: admin
- * prefix, its aliases, SDK prefix). Each controller is declared with its path
- * relative to the prefix; this derives a subclass routed at `<prefix>/<path>`.
- * Aliases are left out of the API docs, which describe the main prefix only.
- * `guards` (the standalone app's API keys, or a host's own) protect every route of the mount.
- */
 /** Names of the API-key security schemes in the OpenAPI document. */
 export const API_KEY_BEARER = 'api-key-bearer';
 export const API_KEY_HEADER = 'api-key-header';
+
+const ERROR_ENVELOPE_FILTER = new ErrorEnvelopeFilter();
 
 export interface Mount {
   prefix: string;
@@ -19,12 +15,22 @@ export interface Mount {
   guards: (CanActivate | Type<CanActivate>)[];
 }
 
+/**
+ * Serves feature controllers under a prefix chosen at runtime (DESIGN §3: admin
+ * prefix, its aliases, SDK prefix). Each controller is declared with its path
+ * relative to the prefix; this derives a subclass routed at `<prefix>/<path>`.
+ * Aliases are left out of the API docs, which describe the main prefix only.
+ * `guards` (the standalone app's API keys, or a host's own) protect every route of the mount.
+ * The error filter is bound here too, so the routes answer the error envelope in a host
+ * gateway that has no such global filter (the host's guards' exceptions included).
+ */
 export function mountControllers(controllers: Type[], { prefix, documented, guards }: Mount): Type[] {
   return controllers.map((controller) => {
     const path = (Reflect.getMetadata(PATH_METADATA, controller) as string | undefined) ?? '';
     const mounted = class extends controller {};
     Object.defineProperty(mounted, 'name', { value: controller.name });
     Controller([prefix, path].filter((part) => part && part !== '/').join('/'))(mounted);
+    UseFilters(ERROR_ENVELOPE_FILTER)(mounted);
     if (guards.length > 0) {
       UseGuards(...guards)(mounted);
     }

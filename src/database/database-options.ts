@@ -4,6 +4,18 @@ import { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './orchestratio
 export const DEFAULT_SQLITE_FILE = './data/cta.sqlite';
 
 /**
+ * What the module needs of a MySQL/MariaDB connection, the standalone app's or a host's:
+ * utf8mb4, UTC, and safe-range bigints (ids, epoch ms) as JS numbers (TypeORM's default
+ * hands them over as strings; larger ones would stay strings).
+ */
+export const ORCHESTRATION_MYSQL_OPTIONS = {
+  charset: 'utf8mb4',
+  timezone: 'Z',
+  supportBigNumbers: true,
+  bigNumberStrings: false,
+} as const;
+
+/**
  * TypeORM options for `DB_URL` (DESIGN §13): unset → the embedded SQLite file,
  * `sqlite:<file>` / `sqlite::memory:` → SQLite, `mysql://…` → MySQL / MariaDB.
  * Never `synchronize`: the schema comes from the migrations only.
@@ -33,11 +45,7 @@ export function dataSourceOptions(dbUrl: string | undefined, migrationsRun = tru
     ...common,
     type: 'mysql',
     url: dbUrl.replace(/^mariadb:/, 'mysql:'),
-    charset: 'utf8mb4',
-    timezone: 'Z',
-    supportBigNumbers: true,
-    // Safe-range bigints (ids, epoch ms) arrive as JS numbers; larger ones would stay strings.
-    bigNumberStrings: false,
+    ...ORCHESTRATION_MYSQL_OPTIONS,
     connectTimeout: 5000,
     extra: { connectionLimit: 20, enableKeepAlive: true },
   };

@@ -1,0 +1,74 @@
+import { Injectable, Module } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import { Test } from '@nestjs/testing';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { COHORT_PROVIDER, CohortProvider } from './cohorts/cohort-provider';
+import { CtaOrchestrationModule } from './cta-orchestration.module';
+import { ORCHESTRATION_DATA_SOURCE } from './database/orchestration-data-source';
+import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from './orchestration-options';
+
+/** Stands in for a host's own configuration and cohort service. */
+@Injectable()
+class HostCohorts implements CohortProvider {
+  cohortsOf(_tenantId: string, userId: string): Promise<string[]> {
+    return Promise.resolve(['all', `host-${userId}`]);
+  }
+}
+
+@Module({ providers: [HostCohorts, { provide: 'HOST_CACHE_MS', useValue: 250 }], exports: [HostCohorts, 'HOST_CACHE_MS'] })
+class HostModule {}
+
+const hostConnection = () =>
+  TypeOrmModule.forRoot({ name: 'host', type: 'better-sqlite3', database: ':memory:', autoLoadEntities: true, synchronize: false });
+
+const mountedPaths = (module: { controllers?: unknown[] }): string[] =>
+  (module.controllers ?? []).map((controller) => Reflect.getMetadata(PATH_METADATA, controller as object) as string);
+
+describe('CtaOrchestrationModule.forRootAsync', () => {
+  it('resolves cohorts and settings from the factory with the host’s providers, and mounts routes under the prefixes given beside it', async () => {
+    const module = CtaOrchestrationModule.forRootAsync({
+      adminPrefix: 'thunder',
+      adminPrefixAliases: ['legacy'],
+      sdkPrefix: 'sdk',
+      connectionName: 'host',
+      imports: [HostModule],
+      inject: [HostCohorts, 'HOST_CACHE_MS'],
+      useFactory: async (cohortProvider: HostCohorts, cacheRevalidateMs: number) => ({ cohortProvider, cacheRevalidateMs, schedulerIntervalMs: 0 }),
+    });
+    const paths = mountedPaths(module);
+    expect(paths).toContain('thunder/ctas');
+    expect(paths).toContain('legacy/ctas');
+    expect(paths).toContain('sdk');
+    expect(paths).toContain('sdk/nudge/preview');
+    expect(paths.every((path) => /^(thunder|legacy|sdk)(\/|$)/.test(path))).toBe(true);
+
+    const moduleRef = await Test.createTestingModule({ imports: [hostConnection(), module] }).compile();
+    try {
+      const settings = moduleRef.get<OrchestrationSettings>(ORCHESTRATION_SETTINGS);
+      expect(settings).toMatchObject({
+        adminPrefix: 'thunder',
+        sdkPrefix: 'sdk',
+        connectionName: 'host',
+        cacheRevalidateMs: 250,
+        schedulerIntervalMs: 0,
+        ctaTimeHorizonDays: 5 * 365,
+      });
+      expect(moduleRef.get(COHORT_PROVIDER)).toBe(moduleRef.get(HostCohorts));
+      await expect(moduleRef.get<CohortProvider>(COHORT_PROVIDER).cohortsOf('t1', '7')).resolves.toEqual(['all', 'host-7']);
+      // The module works on the host's connection, not one of its own.
+      expect(moduleRef.get(ORCHESTRATION_DATA_SOURCE)).toBe(moduleRef.get(getDataSourceToken('host')));
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
+  it('refuses a routing option returned by the factory, which could no longer change the routes', async () => {
+    const module = CtaOrchestrationModule.forRootAsync({
+      connectionName: 'host',
+      useFactory: () => ({ adminPrefix: 'late', schedulerIntervalMs: 0 }) as never,
+    });
+    await expect(Test.createTestingModule({ imports: [hostConnection(), module] }).compile()).rejects.toThrow(
+      'CtaOrchestrationModule.forRootAsync: adminPrefix must be given beside useFactory, not returned by it',
+    );
+  });
+});

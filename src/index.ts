@@ -1,0 +1,57 @@
+/**
+ * What a host gateway imports (DESIGN §16): the module and its options, the
+ * cohort port, the schema to register and migrate on the host's connection,
+ * the wire DTOs and types, and the error codes.
+ */
+
+// The module and its options.
+export { CtaOrchestrationModule } from './cta-orchestration.module';
+export type {
+  CtaOrchestrationAsyncOptions,
+  CtaOrchestrationOptions,
+  CtaOrchestrationRoutingOptions,
+  CtaOrchestrationRuntimeOptions,
+} from './orchestration-options';
+
+// The host's FastifyAdapter options the routes need (paths with and without a trailing slash).
+export { ORCHESTRATION_FASTIFY_OPTIONS } from './common/fastify-options';
+
+// Cohorts (DESIGN §12).
+export { ALL_USERS_COHORT, AllUsersCohortProvider, COHORT_PROVIDER, InjectCohortProvider } from './cohorts/cohort-provider';
+export type { CohortProvider } from './cohorts/cohort-provider';
+
+// Schema: register the entities on the host's connection, run the migrations with the host's own.
+export { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './database/orchestration-schema';
+export { ORCHESTRATION_MYSQL_OPTIONS } from './database/database-options';
+export { BehaviourTagCtaEntity } from './behaviour-tags/behaviour-tag-cta.entity';
+export { BehaviourTagEntity } from './behaviour-tags/behaviour-tag.entity';
+export { CatalogueRevisionEntity } from './catalogue/catalogue-revision.entity';
+export { CtaTagEntity } from './ctas/cta-tag.entity';
+export { CtaTestUserEntity } from './ctas/cta-test-user.entity';
+export { CtaEntity } from './ctas/cta.entity';
+export { EventDefinitionEntity } from './events/event-definition.entity';
+export { NudgePreviewEntity } from './nudge-preview/nudge-preview.entity';
+export { UserStateEntity } from './sdk/user-state.entity';
+
+// Request and response bodies.
+export * from './behaviour-tags/dto/behaviour-tag-body.dto';
+export * from './behaviour-tags/dto/behaviour-tag-record.dto';
+export * from './ctas/dto/cta-body.dto';
+export * from './ctas/dto/list-ctas-query.dto';
+export * from './ctas/dto/test-cta-body.dto';
+export * from './events/dto/event-definition.dto';
+export * from './nudge-preview/dto/nudge-preview.dto';
+export * from './sdk/dto/snapshot-request.dto';
+export type { CtaRecord } from './ctas/cta-record';
+export type { CtaFrequency, CtaRule, CtaStatus, Limit, StateTransitionCondition, WindowUnit } from './ctas/cta.types';
+export type { CtaRelation, CtaRelationRule, CtaRelationSide, TagExposureRule } from './behaviour-tags/behaviour-tag.types';
+export type { EventDefinition, EventProperty } from './events/event-definition.types';
+export { ErrorEnvelopeDto } from './common/envelope';
+export type { DataEnvelope, EmptyEnvelope, ErrorEnvelope, EventEnvelope } from './common/envelope';
+
+// Errors: the codes the API answers with; a host guard may throw a DomainError to answer in the same envelope.
+export { ErrorCode, HTTP_STATUS_OF } from './common/error-code';
+export { DomainError } from './common/domain-error';
+
+// Time: hosts and their tests may bind their own clock (e.g. `overrideProvider(Clock)`).
+export { Clock } from './common/clock';

@@ -1,0 +1,126 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { Clock, CtaEntity, ORCHESTRATION_MIGRATIONS } from 'cta-orchestration-service';
+import type { DataSource } from 'typeorm';
+import { ADMIN_KEY_HEADER } from '../examples/gateway/src/admin-key.guard';
+import { configureGateway, createGatewayAdapter } from '../examples/gateway/src/gateway-app';
+import { GATEWAY_CONNECTION } from '../examples/gateway/src/gateway-config';
+import { GatewayModule } from '../examples/gateway/src/gateway.module';
+import { CreatePremiumMembers1767300000000 } from '../examples/gateway/src/migrations/1767300000000-CreatePremiumMembers';
+import { PREMIUM_COHORT } from '../examples/gateway/src/premium-cohort.provider';
+import { PremiumMemberEntity } from '../examples/gateway/src/premium-member.entity';
+import { createDatabase, eachDatabase, errorBody, TestApp } from './harness';
+import { ctaBody } from './cta-fixtures';
+import { TestClock } from './test-clock';
+
+const ADMIN_KEY = 'gateway-secret';
+const ADMIN = '/api/thunder';
+const LAUNCH = '/api/cta/active/state-machines/';
+const DELTA = '/api/cta/state-machines/snapshot/delta/';
+
+/** The example gateway (examples/gateway) booted as its main.ts does, on a fresh database. */
+async function startGateway(database: 'sqlite' | 'mysql'): Promise<TestApp> {
+  const { url, drop } = await createDatabase(database);
+  const clock = new TestClock();
+  const moduleRef = await Test.createTestingModule({ imports: [GatewayModule.forRoot({ databaseUrl: url, adminKey: ADMIN_KEY })] })
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createGatewayAdapter(), { logger: false });
+  configureGateway(app);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return new TestApp(app, clock, database, drop);
+}
+
+eachDatabase('Example gateway hosting the module', (database) => {
+  let api: TestApp;
+  let tenantCount = 0;
+  let tenantId: string;
+  const admin = (extra: Record<string, string> = {}) => ({ 'x-tenant-id': tenantId, user: 'ops@example.com', [ADMIN_KEY_HEADER]: ADMIN_KEY, ...extra });
+  const sdk = (userId: string) => ({ 'x-tenant-id': tenantId, 'auth-userid': userId, api_version: '1', app_version: '5.2.0', package_name: 'com.example.app' });
+  const gatewayDataSource = () => api.app.get<DataSource>(getDataSourceToken(GATEWAY_CONNECTION));
+
+  /** A live CTA made through the gateway's admin routes; answers its id. */
+  async function liveCta(cohortEligibility: { includes: string[]; excludes: string[] }): Promise<string> {
+    const created = await api.post(`${ADMIN}/ctas/`, ctaBody({ rule: { ...ctaBody().rule, cohortEligibility } }), admin());
+    expect(created).toMatchObject({ status: 200, body: { data: expect.any(Number) } });
+    const id = String(created.body.data);
+    expect(await api.put(`${ADMIN}/ctas/${id}/live`, undefined, admin())).toMatchObject({ status: 200, body: {} });
+    return id;
+  }
+
+  const launchedIds = async (userId: string): Promise<string[]> => {
+    const launch = await api.post(LAUNCH, undefined, sdk(userId));
+    expect(launch.status).toBe(200);
+    return launch.body.data.ctas.map((cta: { ctaId: string }) => cta.ctaId).sort();
+  };
+
+  beforeAll(async () => {
+    api = await startGateway(database);
+  });
+  afterAll(() => api.close());
+  beforeEach(() => {
+    tenantId = `gateway-${++tenantCount}`;
+  });
+
+  it('runs its migrations with the gateway’s on the gateway’s one named connection', async () => {
+    const dataSource = gatewayDataSource();
+    const applied = (await dataSource.query('SELECT name FROM migrations')).map((row: { name: string }) => row.name);
+    expect(applied.sort()).toEqual([...ORCHESTRATION_MIGRATIONS, CreatePremiumMembers1767300000000].map((migration) => migration.name).sort());
+    expect(dataSource.hasMetadata(CtaEntity)).toBe(true);
+    // No default connection was opened behind the gateway's back.
+    expect(() => api.app.get(getDataSourceToken())).toThrow();
+  });
+
+  it('round-trips create → live → launch → delta through the gateway’s prefixes', async () => {
+    const id = await liveCta({ includes: ['all'], excludes: [] });
+    const now = Date.now();
+    const machine = { currentState: '1', lastTransitionAt: now, createdAt: now, context: { storeId: 'store-1' } };
+
+    const first = await api.post(LAUNCH, undefined, sdk('42'));
+    expect(first.status).toBe(200);
+    expect(first.body.data.ctas).toEqual([expect.objectContaining({ ctaId: id, activeStateMachines: {}, resetAt: [], actionDoneAt: [] })]);
+
+    const delta = await api.post(DELTA, { ctas: [{ ctaId: id, activeStateMachines: { 'store-1': machine }, resetAt: [], actionDoneAt: [now] }] }, sdk('42'));
+    expect(delta).toMatchObject({ status: 200, body: { data: true } });
+
+    const second = await api.post(LAUNCH, undefined, sdk('42'));
+    expect(second.body.data.ctas).toEqual([
+      expect.objectContaining({ ctaId: id, activeStateMachines: { 'store-1': machine }, actionDoneAt: [now] }),
+    ]);
+    // Another user's state is their own.
+    expect((await api.post(LAUNCH, undefined, sdk('43'))).body.data.ctas[0].activeStateMachines).toEqual({});
+  });
+
+  it('guards the admin routes with the gateway’s guard and leaves the SDK routes to its own rules', async () => {
+    const missing = await api.post(`${ADMIN}/ctas/`, ctaBody(), { 'x-tenant-id': tenantId, user: 'ops@example.com' });
+    expect(missing).toMatchObject({ status: 401, body: errorBody('UNAUTHORIZED', `the gateway's ${ADMIN_KEY_HEADER} header is required`) });
+    const wrong = await api.get(`${ADMIN}/ctas/`, admin({ [ADMIN_KEY_HEADER]: 'guess' }));
+    expect(wrong).toMatchObject({ status: 401, body: errorBody('UNAUTHORIZED') });
+    expect((await api.get(`${ADMIN}/ctas/`, admin())).status).toBe(200);
+    expect((await api.post(LAUNCH, undefined, sdk('1'))).status).toBe(200);
+  });
+
+  it('answers the module’s error envelope on its routes without a global filter in the gateway', async () => {
+    const response = await api.put(`${ADMIN}/ctas/abc/live`, undefined, admin());
+    expect(response).toMatchObject({ status: 400, body: errorBody('CTA_ID_INVALID') });
+  });
+
+  it('serves only under the gateway’s prefixes, not the standalone ones', async () => {
+    for (const path of ['/engine/ctas/', '/api/engine/ctas/', '/thunder/ctas/', '/cta/active/state-machines/']) {
+      expect({ path, status: (await api.get(path, admin())).status }).toEqual({ path, status: 404 });
+    }
+  });
+
+  it('asks the gateway’s cohort provider which CTAs each user may see', async () => {
+    const everyone = await liveCta({ includes: ['all'], excludes: [] });
+    const premiumOnly = await liveCta({ includes: [PREMIUM_COHORT], excludes: [] });
+    const freeOnly = await liveCta({ includes: ['all'], excludes: [PREMIUM_COHORT] });
+    await gatewayDataSource().getRepository(PremiumMemberEntity).insert({ tenantId, userId: '8' });
+
+    expect(await launchedIds('7')).toEqual([everyone, freeOnly].sort());
+    expect(await launchedIds('8')).toEqual([everyone, premiumOnly].sort());
+  });
+});
