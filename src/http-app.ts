@@ -3,9 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { errorEnvelope } from './common/envelope';
+import { ErrorCode, HTTP_STATUS_OF } from './common/error-code';
 import { ErrorEnvelopeFilter } from './common/exception.filter';
 import { API_KEY_BEARER, API_KEY_HEADER } from './common/mount-controllers';
 import { MetricsService } from './metrics/metrics.service';
@@ -40,6 +43,8 @@ function securityHeaders(): Record<string, string> {
   return headers;
 }
 
+const SECURITY_HEADERS = securityHeaders();
+
 export const OPEN_ADMIN_API_WARNING = 'ADMIN_API_KEYS is not set: the admin API is open to anyone who can reach it';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -50,11 +55,33 @@ function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
 }
 
+/**
+ * Path parameters are names and ids of up to 255 characters, percent-encoded up
+ * to 12 characters each; Fastify's default limit (100) would refuse long ones.
+ */
+const MAX_PATH_PARAMETER_LENGTH = 4096;
+
+const FRAMEWORK_ERROR_MESSAGES: Readonly<Record<string, string>> = {
+  FST_ERR_BAD_URL: 'the URL has a malformed percent-encoding',
+  FST_ERR_MAX_PARAM_LENGTH: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`,
+};
+
+/** URLs the router refuses before any route, hook or Nest filter runs still answer with the error envelope (DESIGN §4). */
+function onFrameworkError(error: { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+  const message = FRAMEWORK_ERROR_MESSAGES[error.code ?? ''] ?? 'malformed request URL';
+  void reply
+    .headers(SECURITY_HEADERS)
+    .header('x-request-id', request.id)
+    .code(HTTP_STATUS_OF[ErrorCode.INVALID_REQUEST])
+    .send(errorEnvelope(ErrorCode.INVALID_REQUEST, message));
+}
+
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     bodyLimit: config.bodyLimitBytes,
     genReqId: requestIdOf,
+    frameworkErrors: onFrameworkError,
   });
 }
 
@@ -82,13 +109,12 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   await registerRateLimits(app, config);
   useJsonBodiesOnly(app);
   const metrics = app.get(MetricsService);
-  const security = securityHeaders();
   app
     .getHttpAdapter()
     .getInstance()
     // onSend, not onRequest: a CORS preflight is answered by a request hook that runs before any added here.
     .addHook('onSend', (request, reply, payload, done) => {
-      reply.headers(security).header('x-request-id', request.id);
+      reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
       done(null, payload);
     })
     .addHook('onResponse', (request, reply, done) => {

@@ -191,6 +191,18 @@ eachDatabase('event definitions', (database) => {
       expect(await api.get(eventPath(`${name} `), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
     });
 
+    it('serves a name of 255 characters, far longer once percent-encoded, on GET, PUT and DELETE', async () => {
+      const headers = tenant();
+      const name = 'é✓'.repeat(127) + 'x';
+      expect(eventPath(name).length).toBeGreaterThan(1500);
+      await api.post(EVENTS, { events: [{ eventName: name, properties: [] }] }, headers);
+      expect((await api.get(eventPath(name), headers)).body).toEqual(ok({ eventName: name, properties: [] }));
+      expect((await api.put(eventPath(name), { properties: [property('p')] }, headers)).body).toEqual(ok(null));
+      expect((await api.get(eventPath(name), headers)).body.data.properties).toEqual([stored('p')]);
+      expect((await api.delete(eventPath(name), headers)).body).toEqual(ok(null));
+      expect(await api.get(eventPath(name), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
+    });
+
     it('PUT replaces the properties (an empty list too) and answers data null', async () => {
       const headers = tenant();
       await api.post(EVENTS, { events: [{ eventName: 'login', properties: [property('method')] }] }, headers);

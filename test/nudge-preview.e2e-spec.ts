@@ -74,6 +74,14 @@ eachDatabase('nudge previews', (database) => {
     expect((await api.get(sdkPath(`${id} `), headers)).body).toEqual({ data: null });
   });
 
+  it('serves an id of 255 characters, far longer once percent-encoded', async () => {
+    const headers = tenant();
+    const id = '✓'.repeat(255);
+    expect(sdkPath(id).length).toBeGreaterThan(2000);
+    expect((await api.post(ADMIN, { id, template: 't' }, headers)).status).toBe(200);
+    expect((await api.get(sdkPath(id), headers)).body.data).toMatchObject({ id, template: 't' });
+  });
+
   it('round-trips a 100 KB template with emoji and markup', async () => {
     const headers = tenant();
     const template = `<div class="nudge">${'Spring sale 🌸🎉 — 50% off "today" <i>only</i>\n'.repeat(1900)}</div>`;
