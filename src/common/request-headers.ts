@@ -11,7 +11,9 @@ import { invalidRequest } from './domain-error';
 export const DEFAULT_TENANT_ID = 'default';
 const TENANT_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 const MAX_OPERATOR_USER_LENGTH = 255;
-const DECIMAL_INTEGER = /^-?\d{1,19}$/;
+const DECIMAL_INTEGER = /^-?\d+$/;
+/** Leading zeros apart, a signed 64-bit integer has at most 19 digits. */
+const MAX_LONG_DIGITS = 19;
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 
@@ -62,8 +64,9 @@ export function parseSdkUserId(headers: Headers): string {
   if (!DECIMAL_INTEGER.test(value)) {
     throw invalidRequest("header 'auth-userid' must be a decimal integer");
   }
-  const userId = BigInt(value);
-  if (userId < LONG_MIN || userId > LONG_MAX) {
+  // Longer numbers are refused before BigInt parses them: a header may hold kilobytes of digits.
+  const userId = value.replace(/^-?0*/, '').length > MAX_LONG_DIGITS ? null : BigInt(value);
+  if (userId === null || userId < LONG_MIN || userId > LONG_MAX) {
     throw invalidRequest("header 'auth-userid' does not fit a signed 64-bit integer");
   }
   return userId.toString();

@@ -1,0 +1,137 @@
+import { InvalidConfigError, loadAppConfig } from './app-config';
+
+/** The error a bad environment stops the service with. */
+function failure(env: Record<string, string>): InvalidConfigError {
+  try {
+    loadAppConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    return error as InvalidConfigError;
+  }
+  throw new Error(`${JSON.stringify(env)} was accepted`);
+}
+
+describe('loadAppConfig', () => {
+  it('fills every default from an empty environment', () => {
+    expect(loadAppConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      dbUrl: undefined,
+      dbMigrationsRun: true,
+      adminPrefix: 'engine',
+      adminPrefixAliases: [],
+      sdkPrefix: 'cta',
+      bodyLimitBytes: 1024 * 1024,
+      corsOrigins: ['*'],
+      logLevel: 'info',
+      schedulerIntervalMs: 10_000,
+      cacheRevalidateMs: 1_000,
+      ctaTimeToleranceMs: 120_000,
+      ctaTimeHorizonDays: 1825,
+      adminApiKeys: [],
+      sdkApiKeys: [],
+      shutdownTimeoutMs: 10_000,
+      adminRateLimitPerMinute: 0,
+      sdkRateLimitPerMinute: 0,
+    });
+  });
+
+  it('reads blank values as unset', () => {
+    expect(loadAppConfig({ PORT: ' ', DB_URL: '', LOG_LEVEL: '  ', CORS_ORIGINS: ' , ' })).toMatchObject({
+      port: 3000,
+      dbUrl: undefined,
+      logLevel: 'info',
+      corsOrigins: ['*'],
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadAppConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DB_URL: 'mysql://cta:secret@db:3306/cta',
+      DB_MIGRATIONS_RUN: 'false',
+      ADMIN_PREFIX: '/admin/v1/',
+      ADMIN_PREFIX_ALIASES: 'thunder, legacy',
+      SDK_PREFIX: 'sdk',
+      BODY_LIMIT_BYTES: '2048',
+      CORS_ORIGINS: 'https://panel.example.com, https://ops.example.com',
+      LOG_LEVEL: 'debug',
+      SCHEDULER_INTERVAL_MS: '0',
+      CACHE_REVALIDATE_MS: '250',
+      CTA_TIME_TOLERANCE_MS: '0',
+      CTA_TIME_HORIZON_DAYS: '30',
+      ADMIN_API_KEYS: 'a1,a2',
+      SDK_API_KEYS: 's1',
+      SHUTDOWN_TIMEOUT_MS: '500',
+      RATE_LIMIT_ADMIN_PER_MINUTE: '600',
+      RATE_LIMIT_SDK_PER_MINUTE: '60',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dbUrl: 'mysql://cta:secret@db:3306/cta',
+      dbMigrationsRun: false,
+      adminPrefix: 'admin/v1',
+      adminPrefixAliases: ['thunder', 'legacy'],
+      sdkPrefix: 'sdk',
+      bodyLimitBytes: 2048,
+      corsOrigins: ['https://panel.example.com', 'https://ops.example.com'],
+      logLevel: 'debug',
+      schedulerIntervalMs: 0,
+      cacheRevalidateMs: 250,
+      ctaTimeToleranceMs: 0,
+      ctaTimeHorizonDays: 30,
+      adminApiKeys: ['a1', 'a2'],
+      sdkApiKeys: ['s1'],
+      shutdownTimeoutMs: 500,
+      adminRateLimitPerMinute: 600,
+      sdkRateLimitPerMinute: 60,
+    });
+  });
+
+  it.each(['sqlite:./data/other.sqlite', 'sqlite::memory:', 'mysql://root@127.0.0.1:3306/test', 'mariadb://u:p@h/db'])('accepts DB_URL %s', (url) => {
+    expect(loadAppConfig({ DB_URL: url }).dbUrl).toBe(url);
+  });
+
+  it.each(['TRUE', '1', 'true'])('reads DB_MIGRATIONS_RUN %s as true', (value) => {
+    expect(loadAppConfig({ DB_MIGRATIONS_RUN: value }).dbMigrationsRun).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '65536'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['DB_URL', 'postgres://db/cta'],
+    ['DB_URL', 'sqlite:'],
+    ['DB_MIGRATIONS_RUN', 'yes'],
+    ['ADMIN_PREFIX', 'en gine'],
+    ['ADMIN_PREFIX', 'a//b'],
+    ['ADMIN_PREFIX_ALIASES', 'thunder,bad prefix'],
+    ['SDK_PREFIX', 'c?ta'],
+    ['BODY_LIMIT_BYTES', '1023'],
+    ['BODY_LIMIT_BYTES', '1MB'],
+    ['LOG_LEVEL', 'verbose'],
+    ['SCHEDULER_INTERVAL_MS', '-5'],
+    ['CACHE_REVALIDATE_MS', 'soon'],
+    ['CTA_TIME_TOLERANCE_MS', '1e3'],
+    ['CTA_TIME_HORIZON_DAYS', '0'],
+    ['SHUTDOWN_TIMEOUT_MS', 'x'],
+    ['RATE_LIMIT_ADMIN_PER_MINUTE', '-1'],
+    ['RATE_LIMIT_SDK_PER_MINUTE', 'many'],
+  ])('refuses %s=%p with a message naming the variable', (variable, value) => {
+    const error = failure({ [variable]: value });
+    expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('shows the bad value and what is expected', () => {
+    expect(failure({ PORT: 'abc' }).message).toBe("Invalid configuration: PORT must be an integer from 0 to 65535, got 'abc'");
+    expect(failure({ LOG_LEVEL: 'verbose' }).message).toContain('must be one of fatal, error, warn, info, debug, trace, silent');
+  });
+
+  it('refuses an SDK prefix equal to the admin prefix or one of its aliases', () => {
+    expect(failure({ SDK_PREFIX: 'engine' }).message).toMatch(/^Invalid configuration: SDK_PREFIX must differ/);
+    expect(failure({ ADMIN_PREFIX_ALIASES: 'thunder', SDK_PREFIX: 'thunder' }).message).toMatch(/^Invalid configuration: SDK_PREFIX/);
+  });
+});
