@@ -9,7 +9,9 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { errorEnvelope } from './common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from './common/error-code';
+import { withBodyErrorResponses } from './common/api-error-responses';
 import { ErrorEnvelopeFilter } from './common/exception.filter';
+import { MAX_PATH_PARAMETER_LENGTH, ORCHESTRATION_FASTIFY_OPTIONS } from './common/fastify-options';
 import { API_KEY_BEARER, API_KEY_HEADER } from './common/mount-controllers';
 import { MetricsService } from './metrics/metrics.service';
 import { registerRateLimits } from './security/rate-limits';
@@ -55,12 +57,6 @@ function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
 }
 
-/**
- * Path parameters are names and ids of up to 255 characters, percent-encoded up
- * to 12 characters each; Fastify's default limit (100) would refuse long ones.
- */
-const MAX_PATH_PARAMETER_LENGTH = 4096;
-
 const FRAMEWORK_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   FST_ERR_BAD_URL: 'the URL has a malformed percent-encoding',
   FST_ERR_MAX_PARAM_LENGTH: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`,
@@ -78,7 +74,7 @@ function onFrameworkError(error: { code?: string }, request: FastifyRequest, rep
 
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    ...ORCHESTRATION_FASTIFY_OPTIONS,
     bodyLimit: config.bodyLimitBytes,
     genReqId: requestIdOf,
     frameworkErrors: onFrameworkError,
@@ -148,7 +144,7 @@ function useJsonBodiesOnly(app: NestFastifyApplication): void {
 
 /** The OpenAPI document of the running app: served at /docs-json, written to openapi.json by `npm run openapi`. */
 export function buildApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
-  return SwaggerModule.createDocument(
+  const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('CTA orchestration service')
@@ -160,8 +156,13 @@ export function buildApiDocument(app: NestFastifyApplication, config: AppConfig)
       .setVersion('1.0')
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key as a bearer token' }, API_KEY_BEARER)
       .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key' }, API_KEY_HEADER)
+      // Relative to wherever the service is reached.
+      .addServer('/')
+      // Operations without their own requirement (health, readiness, metrics) need no key.
+      .addSecurityRequirements({})
       .build(),
   );
+  return withBodyErrorResponses(document);
 }
 
 function setUpApiDocs(app: NestFastifyApplication, config: AppConfig): void {

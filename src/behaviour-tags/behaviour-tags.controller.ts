@@ -10,7 +10,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { DataEnvelope, dataEnvelope, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import { DataEnvelope, dataEnvelope, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
@@ -75,7 +75,7 @@ export class BehaviourTagsController {
     type: CreateBehaviourTagDto,
     examples: { 'store-nudges': { value: { behaviourTagName: 'store-nudges', ...TAG_RULES_EXAMPLE } } },
   })
-  @ApiOkResponse({ description: 'created', schema: { type: 'object', example: {} } })
+  @ApiOkResponse({ description: 'created', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:
@@ -104,7 +104,7 @@ export class BehaviourTagsController {
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
   @ApiBody({ type: UpdateBehaviourTagDto, examples: { 'store-nudges': { value: TAG_RULES_EXAMPLE } } })
-  @ApiOkResponse({ description: 'updated', schema: { type: 'object', example: {} } })
+  @ApiOkResponse({ description: 'updated', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ErrorCode } from './error-code';
 
 /** The success and error bodies of DESIGN §3/§4; every controller answers through these. */
@@ -33,3 +34,14 @@ export class ErrorEnvelopeDto implements ErrorEnvelope {
   @ApiProperty({ type: ErrorBody })
   error: ErrorBody;
 }
+
+/** Swagger schema of `{"data": <data>}`, with its example. */
+export const dataEnvelopeSchema = (data: SchemaObject | ReferenceObject, example: unknown): SchemaObject => ({
+  type: 'object',
+  required: ['data'],
+  properties: { data },
+  example: { data: example },
+});
+
+/** Swagger schema of `{}`, the answer of writes that return nothing. */
+export const EMPTY_ENVELOPE_SCHEMA: SchemaObject = { type: 'object', properties: {}, additionalProperties: false, example: {} };

@@ -1,6 +1,7 @@
 import { CanActivate, Controller, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { ApiBearerAuth, ApiExcludeController, ApiSecurity } from '@nestjs/swagger';
+import { ApiCommonErrorResponses } from './api-error-responses';
 import { ErrorEnvelopeFilter } from './exception.filter';
 
 /** Names of the API-key security schemes in the OpenAPI document. */
@@ -38,6 +39,7 @@ export function mountControllers(controllers: Type[], { prefix, documented, guar
       // Either scheme is accepted when keys are configured (DESIGN §15).
       ApiBearerAuth(API_KEY_BEARER)(mounted);
       ApiSecurity(API_KEY_HEADER)(mounted);
+      ApiCommonErrorResponses()(mounted);
     } else {
       ApiExcludeController()(mounted);
     }

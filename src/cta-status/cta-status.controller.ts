@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import { EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
 import { TenantId } from '../common/request-headers';
 import { TENANT_HEADER } from '../common/api-headers';
 import { CtaStatusService } from './cta-status.service';
@@ -25,7 +25,7 @@ export class CtaStatusController {
   })
   @ApiParam({ name: 'ctaId', example: '12' })
   @ApiParam({ name: 'action', enum: STATUS_ACTIONS })
-  @ApiOkResponse({ description: 'changed', schema: { example: {} } })
+  @ApiOkResponse({ description: 'changed', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:

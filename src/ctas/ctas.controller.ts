@@ -1,42 +1,71 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { DataEnvelope, dataEnvelope, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidBody, ValidQuery } from '../common/validation';
 import { CtaListingService, CtaPage, FilterValues } from './cta-listing.service';
 import type { CtaRecord } from './cta-record';
+import { CTA_STATUSES } from './cta.types';
 import { CtasService } from './ctas.service';
 import { CreateCtaDto, UpdateCtaDto } from './dto/cta-body.dto';
+import { CREATE_EXAMPLE, RECORD_EXAMPLE, UPDATE_EXAMPLE } from './cta-api-examples';
 import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 
+const EPOCH_MS = { type: 'integer', format: 'int64', description: 'epoch milliseconds' } as const;
+const STRINGS = { type: 'array', items: { type: 'string' } } as const;
 
-const RECORD_EXAMPLE = {
-  id: 12,
-  name: 'first-purchase-reminder',
-  description: 'Nudge new users who opened the store twice without buying',
-  tags: ['onboarding', 'store'],
-  team: 'growth',
-  behaviourTags: ['store-nudges'],
-  startTime: 1795372800000,
-  endTime: null,
-  ctaStatus: 'live',
-  rule: {
-    cohortEligibility: { includes: ['all'], excludes: ['paying_users'] },
-    stateToAction: { '1': 'store_banner' },
-    stateTransition: { store_opened: { '0': [{ transitionTo: '1', filters: { operator: 'AND', filter: [] } }] } },
-    priority: 5,
-    stateMachineTTL: 604800000,
-    actions: [{ actionId: 'store_banner', type: 'NUDGE_UI' }],
-    frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
-    ctaValidTill: null,
+const RECORD_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', format: 'int64' },
+    name: { type: 'string' },
+    description: { type: 'string', nullable: true },
+    tags: STRINGS,
+    team: { type: 'string' },
+    behaviourTags: { ...STRINGS, description: 'names of the tags linking the CTA' },
+    startTime: { ...EPOCH_MS, nullable: true },
+    endTime: { ...EPOCH_MS, nullable: true },
+    ctaStatus: { type: 'string', enum: [...CTA_STATUSES] },
+    rule: { type: 'object', additionalProperties: true, description: 'the rule as written, plus the derived ctaValidTill' },
+    createdAt: EPOCH_MS,
+    createdBy: { type: 'string' },
+    lastUpdatedAt: { ...EPOCH_MS, nullable: true },
+    lastUpdatedBy: { type: 'string', nullable: true },
+    tenantId: { type: 'string' },
   },
-  createdAt: 1795372000000,
-  createdBy: 'ops@example.com',
-  lastUpdatedAt: null,
-  lastUpdatedBy: null,
-  tenantId: 'default',
+};
+
+const PAGE_EXAMPLE = {
+  ctas: [RECORD_EXAMPLE],
+  totalEntries: 1,
+  totalPages: 1,
+  pageNumber: 0,
+  pageSize: 10,
+  statusWiseCount: { draft: 0, paused: 0, live: 1, scheduled: 0, concluded: 0, terminated: 0 },
+};
+
+const PAGE_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    ctas: { type: 'array', items: RECORD_SCHEMA },
+    totalEntries: { type: 'integer' },
+    totalPages: { type: 'integer' },
+    pageNumber: { type: 'integer' },
+    pageSize: { type: 'integer' },
+    statusWiseCount: {
+      type: 'object',
+      description: 'CTAs per status over every filter except status',
+      properties: Object.fromEntries(CTA_STATUSES.map((status) => [status, { type: 'integer' }])),
+    },
+  },
+};
+
+const FILTERS_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: { names: STRINGS, teams: STRINGS, tags: STRINGS, createdBy: STRINGS },
 };
 
 const ID_PARAM = { name: 'ctaId', description: 'numeric CTA id', example: '12' };
@@ -55,8 +84,8 @@ export class CtasController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a CTA (starts in draft)' })
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: CreateCtaDto })
-  @ApiOkResponse({ description: 'the new CTA id', schema: { example: { data: 12 } } })
+  @ApiBody({ type: CreateCtaDto, examples: { cta: { value: CREATE_EXAMPLE } } })
+  @ApiOkResponse({ description: 'the new CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, 12) })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:
@@ -79,21 +108,7 @@ export class CtasController {
       'Filters combine with AND; teams and tags match any of their comma-separated values; empty values are ignored. ' +
       'statusWiseCount counts all six statuses over every filter except status. Test CTAs are never listed.',
   })
-  @ApiOkResponse({
-    description: 'one page',
-    schema: {
-      example: {
-        data: {
-          ctas: [RECORD_EXAMPLE],
-          totalEntries: 1,
-          totalPages: 1,
-          pageNumber: 0,
-          pageSize: 10,
-          statusWiseCount: { draft: 0, paused: 0, live: 1, scheduled: 0, concluded: 0, terminated: 0 },
-        },
-      },
-    },
-  })
+  @ApiOkResponse({ description: 'one page', schema: dataEnvelopeSchema(PAGE_SCHEMA, PAGE_EXAMPLE) })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:
@@ -107,7 +122,7 @@ export class CtasController {
   @Get(':ctaId')
   @ApiOperation({ summary: 'Get one CTA with its behaviour tags and full rule (including the derived ctaValidTill)' })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ description: 'the CTA', schema: { example: { data: RECORD_EXAMPLE } } })
+  @ApiOkResponse({ description: 'the CTA', schema: dataEnvelopeSchema(RECORD_SCHEMA, RECORD_EXAMPLE) })
   @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'CTA_ID_INVALID: no such CTA in the tenant, a non-numeric id, or a test CTA' })
   async get(@TenantId() tenantId: string, @Param('ctaId') ctaId: string): Promise<DataEnvelope<CtaRecord>> {
     return dataEnvelope(await this.ctas.get(tenantId, ctaId));
@@ -122,8 +137,8 @@ export class CtasController {
   })
   @ApiParam(ID_PARAM)
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: UpdateCtaDto })
-  @ApiOkResponse({ description: 'updated', schema: { example: {} } })
+  @ApiBody({ type: UpdateCtaDto, examples: { cta: { value: UPDATE_EXAMPLE } } })
+  @ApiOkResponse({ description: 'updated', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:
@@ -152,7 +167,7 @@ export class CtaFiltersController {
   @ApiOperation({ summary: 'Distinct names, teams, tags and creators of the tenant\'s CTAs (sorted; test CTAs excluded)' })
   @ApiOkResponse({
     description: 'filter values',
-    schema: { example: { data: { names: ['first-purchase-reminder'], teams: ['growth'], tags: ['onboarding', 'store'], createdBy: ['ops@example.com'] } } },
+    schema: dataEnvelopeSchema(FILTERS_SCHEMA, { names: ['first-purchase-reminder'], teams: ['growth'], tags: ['onboarding', 'store'], createdBy: ['ops@example.com'] }),
   })
   @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: a malformed x-tenant-id' })
   async filters(@TenantId() tenantId: string): Promise<DataEnvelope<FilterValues>> {

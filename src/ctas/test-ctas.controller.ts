@@ -1,10 +1,11 @@
 import { Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { DataEnvelope, dataEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { RULE_EXAMPLE } from './cta-api-examples';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
 import { TestCtasService } from './test-ctas.service';
 
@@ -25,8 +26,8 @@ export class TestCtasController {
       'transaction; an unknown id or a normal CTA is ignored.',
   })
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: CreateTestCtaDto })
-  @ApiOkResponse({ description: 'the test CTA id', schema: { example: { data: 42 } } })
+  @ApiBody({ type: CreateTestCtaDto, examples: { testCta: { value: { userIds: [1234567890123], expiresInMinutes: 60, rule: RULE_EXAMPLE } } } })
+  @ApiOkResponse({ description: 'the test CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, 42) })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:
@@ -44,7 +45,7 @@ export class TestCtasController {
   @Delete(':ctaId')
   @ApiOperation({ summary: 'Delete a test CTA (and its targeting)' })
   @ApiParam({ name: 'ctaId', example: '42' })
-  @ApiOkResponse({ description: 'deleted', schema: { example: { data: null } } })
+  @ApiOkResponse({ description: 'deleted', schema: dataEnvelopeSchema({ type: 'object', nullable: true, description: 'always null' }, null) })
   @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'CTA_ID_INVALID: no test CTA of that id in the tenant (normal CTAs are not deleted here)' })
   async delete(@TenantId() tenantId: string, @Param('ctaId') ctaId: string): Promise<DataEnvelope<null>> {
     await this.testCtas.delete(tenantId, ctaId);

@@ -1,6 +1,7 @@
 import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorEnvelopeDto } from '../common/envelope';
+import { ApiBadRequestResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { dataEnvelopeSchema, ErrorEnvelopeDto } from '../common/envelope';
 import { SdkClientInfo, SdkUserId, TenantId } from '../common/request-headers';
 import type { SdkClientInfo as ClientInfo } from '../common/request-headers';
 import { SnapshotRequestDto, StateMachineDto } from './dto/snapshot-request.dto';
@@ -79,6 +80,46 @@ const DELTA_EXAMPLE = {
   ],
 };
 
+const EPOCH_MS_LIST = { type: 'array', items: { type: 'integer', format: 'int64' } } as const;
+const OPEN_OBJECT = { type: 'object', additionalProperties: true } as const;
+
+/** Swagger schema of the launch answer; both lists are null when api_version is absent or below 1. */
+const LAUNCH_SCHEMA: SchemaObject = dataEnvelopeSchema(
+  {
+    type: 'object',
+    properties: {
+      ctas: {
+        type: 'array',
+        nullable: true,
+        items: {
+          type: 'object',
+          properties: {
+            ctaId: { type: 'string' },
+            rule: { ...OPEN_OBJECT, description: 'the rule without cohortEligibility, plus ctaValidTill and lifespan beside lifeSpan' },
+            activeStateMachines: { type: 'object', additionalProperties: { $ref: getSchemaPath(StateMachineDto) } },
+            resetAt: EPOCH_MS_LIST,
+            actionDoneAt: EPOCH_MS_LIST,
+            behaviourTagName: { type: 'string', nullable: true },
+          },
+        },
+      },
+      behaviourTags: {
+        type: 'array',
+        nullable: true,
+        items: {
+          type: 'object',
+          properties: {
+            behaviourTagName: { type: 'string' },
+            exposureRule: { ...OPEN_OBJECT, description: 'the tag\'s exposure rule plus the user\'s ctasResetAt' },
+            ctaRelation: { ...OPEN_OBJECT, description: 'shownCta and hideCta, plus the user\'s activeCtas' },
+          },
+        },
+      },
+    },
+  },
+  LAUNCH_EXAMPLE.data,
+);
+
 const SDK_HEADERS = [
   TENANT_HEADER,
   { name: 'auth-userid', required: true, description: 'the app user: a signed 64-bit decimal integer' },
@@ -115,7 +156,7 @@ export class SdkStateController {
   })
   @ApiSdkHeaders()
   @ApiBody({ type: SnapshotRequestDto, required: false, examples: { snapshots: { value: DELTA_EXAMPLE }, empty: { value: {} } } })
-  @ApiOkResponse({ description: 'the eligible CTAs and their behaviour tags', schema: { example: LAUNCH_EXAMPLE } })
+  @ApiOkResponse({ description: 'the eligible CTAs and their behaviour tags', schema: LAUNCH_SCHEMA })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description: "INVALID_REQUEST: a malformed snapshot body ('invalid request'), or a missing or malformed auth-userid or x-tenant-id",
@@ -145,7 +186,7 @@ export class SdkStateController {
   })
   @ApiSdkHeaders()
   @ApiBody({ type: SnapshotRequestDto, examples: { delta: { value: DELTA_EXAMPLE } } })
-  @ApiOkResponse({ description: 'whether the snapshots were stored', schema: { example: { data: true } } })
+  @ApiOkResponse({ description: 'whether the snapshots were stored', schema: dataEnvelopeSchema({ type: 'boolean' }, true) })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description: "INVALID_REQUEST: a malformed snapshot body ('invalid request'; nothing is stored), or a missing or malformed auth-userid or x-tenant-id",

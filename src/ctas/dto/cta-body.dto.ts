@@ -47,7 +47,7 @@ export class CtaFieldsDto {
   @Length(1, 255)
   team: string;
 
-  @ApiPropertyOptional({ example: 'Nudge new users who opened the store twice without buying', nullable: true })
+  @ApiPropertyOptional({ type: 'string', example: 'Nudge new users who opened the store twice without buying', nullable: true })
   @IsOptional()
   @IsString()
   description?: string | null;
