@@ -191,6 +191,17 @@ eachDatabase('event definitions', (database) => {
       expect(await api.get(eventPath(`${name} `), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
     });
 
+    it('keeps /list/names apart from events named list or list/names', async () => {
+      const headers = tenant();
+      await api.post(EVENTS, { events: [{ eventName: 'list', properties: [property('a')] }, { eventName: 'list/names', properties: [property('b')] }] }, headers);
+      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['list', 'list/names'] }));
+      expect((await api.get(eventPath('list'), headers)).body).toEqual(ok({ eventName: 'list', properties: [stored('a')] }));
+      expect(eventPath('list/names')).toBe(`${EVENTS}/list%2Fnames`);
+      expect((await api.get(eventPath('list/names'), headers)).body).toEqual(ok({ eventName: 'list/names', properties: [stored('b')] }));
+      expect((await api.delete(eventPath('list/names'), headers)).body).toEqual(ok(null));
+      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['list'] }));
+    });
+
     it('serves a name of 255 characters, far longer once percent-encoded, on GET, PUT and DELETE', async () => {
       const headers = tenant();
       const name = 'é✓'.repeat(127) + 'x';
