@@ -11,13 +11,13 @@ export const MAX_PREVIEW_ID_LENGTH = 255;
  * NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION (seed), hence optional here.
  */
 export class WriteNudgePreviewDto {
-  @ApiProperty({ example: 'spring-sale-banner', maxLength: MAX_PREVIEW_ID_LENGTH })
+  @ApiProperty({ type: String, example: 'spring-sale-banner', maxLength: MAX_PREVIEW_ID_LENGTH })
   @IsOptional()
   @MaxLength(MAX_PREVIEW_ID_LENGTH)
   @IsString()
   id?: string | null;
 
-  @ApiProperty({ example: '<div class="banner">Spring sale 🌸</div>', description: 'HTML, JSON or any template text, up to the body limit' })
+  @ApiProperty({ type: String, example: '<div class="banner">Spring sale 🌸</div>', description: 'HTML, JSON or any template text, up to the body limit' })
   @IsOptional()
   @IsString()
   template?: string | null;
