@@ -63,9 +63,14 @@ export class TestApp {
     private readonly dropDatabase: () => Promise<void>,
   ) {}
 
-  static async start(database: TestDatabase, env: Record<string, string> = {}): Promise<TestApp> {
+  /** `route` gives the URL the app connects through, e.g. a `TcpProxy` in front of the test database. */
+  static async start(
+    database: TestDatabase,
+    env: Record<string, string> = {},
+    route: (databaseUrl: string) => string = (databaseUrl) => databaseUrl,
+  ): Promise<TestApp> {
     const { url, drop } = await createDatabase(database);
-    const config = loadAppConfig({ LOG_LEVEL: 'silent', SCHEDULER_INTERVAL_MS: '0', ...env, DB_URL: url });
+    const config = loadAppConfig({ LOG_LEVEL: 'silent', SCHEDULER_INTERVAL_MS: '0', ...env, DB_URL: route(url) });
     const clock = new TestClock();
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] })
       .overrideProvider(Clock)

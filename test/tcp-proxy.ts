@@ -1,13 +1,22 @@
 import { createServer, connect, Server, Socket } from 'node:net';
 
+interface Pair {
+  client: Socket;
+  upstream: Socket;
+}
+
 /**
- * A TCP proxy a test controls, between the app and its database: `cut()`
- * drops every connection and refuses new ones (an outage), `restore()` lets
- * them through again.
+ * A TCP proxy a test controls, between the app and its database. Two kinds of
+ * outage: `cut()` drops every connection and refuses new ones (the server is
+ * down: errors come at once), `stall()` keeps the connections open but moves no
+ * byte either way, and accepts new ones without answering (a network partition:
+ * nothing fails, everything waits). `restore()` ends either: after a stall, what
+ * was held back flows again, as when a partition heals.
  */
 export class TcpProxy {
   private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
+  private stalled = false;
+  private readonly pairs = new Set<Pair>();
 
   private constructor(
     private readonly targetHost: string,
@@ -26,19 +35,27 @@ export class TcpProxy {
   }
 
   async restore(): Promise<void> {
+    if (this.stalled) {
+      this.stalled = false;
+      this.pairs.forEach((pair) => this.forward(pair));
+    }
     if (this.server) {
       return;
     }
     const server = createServer((client) => {
-      const upstream = connect(this.targetPort, this.targetHost);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
+      const pair = { client, upstream: connect(this.targetPort, this.targetHost) };
+      this.pairs.add(pair);
+      for (const socket of [pair.client, pair.upstream]) {
         socket.on('error', () => socket.destroy());
+        socket.on('close', () => {
+          pair.client.destroy();
+          pair.upstream.destroy();
+          this.pairs.delete(pair);
+        });
       }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
+      if (!this.stalled) {
+        this.forward(pair);
+      }
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
     this.server = server;
@@ -47,9 +64,27 @@ export class TcpProxy {
   async cut(): Promise<void> {
     const server = this.server;
     this.server = null;
-    this.sockets.forEach((socket) => socket.destroy());
+    this.pairs.forEach(({ client, upstream }) => {
+      client.destroy();
+      upstream.destroy();
+    });
     if (server) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  }
+
+  stall(): void {
+    this.stalled = true;
+    this.pairs.forEach(({ client, upstream }) => {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    });
+  }
+
+  private forward({ client, upstream }: Pair): void {
+    client.pipe(upstream);
+    upstream.pipe(client);
   }
 }

@@ -16,5 +16,9 @@ export class DomainError extends Error {
   }
 }
 
+/** What a client is told while the database is unreachable: retry after a few seconds (DESIGN §4). */
+export const databaseUnavailable = (): DomainError =>
+  new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'the database is unavailable, retry later', { 'retry-after': '5' });
+
 export const invalidRequest = (message: string): DomainError =>
   new DomainError(ErrorCode.INVALID_REQUEST, message);

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
-import { DomainError } from './domain-error';
+import { databaseUnavailable, DomainError } from './domain-error';
 import { errorEnvelope } from './envelope';
 import { ErrorCode, HTTP_STATUS_OF } from './error-code';
 
@@ -19,9 +19,6 @@ const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
   429: ErrorCode.RATE_LIMITED,
   503: ErrorCode.SERVICE_UNAVAILABLE,
 };
-
-/** What a client is told to wait while the database is unreachable. */
-const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 interface ResolvedError {
   code: ErrorCode;
@@ -42,27 +39,23 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const { code, message, headers } = this.resolve(exception);
     const status = HTTP_STATUS_OF[code];
     if (status >= 500) {
-      this.logger.error({ err: exception, code }, 'request failed');
+      // The request id by name: SDK routes have no per-request logger context (app.module.ts).
+      const requestId = host.switchToHttp().getRequest<FastifyRequest>().id;
+      this.logger.error({ err: exception, code, requestId }, 'request failed');
     }
     reply.status(status).headers(headers).send(errorEnvelope(code, message));
   }
 
   private resolve(exception: unknown): ResolvedError {
-    if (exception instanceof DomainError) {
-      return { code: exception.code, message: exception.message, headers: exception.headers };
+    const error = isDatabaseUnavailable(exception) ? databaseUnavailable() : exception;
+    if (error instanceof DomainError) {
+      return { code: error.code, message: error.message, headers: error.headers };
     }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
+    if (error instanceof HttpException) {
+      const status = error.getStatus();
       const code = CODE_OF_STATUS[status] ?? (status < 500 ? ErrorCode.INVALID_REQUEST : ErrorCode.INTERNAL_ERROR);
-      const message = code === ErrorCode.NOT_FOUND ? 'no such route' : this.publicMessage(code, exception.message);
+      const message = code === ErrorCode.NOT_FOUND ? 'no such route' : this.publicMessage(code, error.message);
       return { code, message, headers: {} };
-    }
-    if (isDatabaseUnavailable(exception)) {
-      return {
-        code: ErrorCode.SERVICE_UNAVAILABLE,
-        message: 'the database is unavailable, retry later',
-        headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
-      };
     }
     return { code: ErrorCode.INTERNAL_ERROR, message: 'internal error', headers: {} };
   }

@@ -1,4 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
+import { QUERY_TIMEOUT_MS, TimedOutConnectionSubscriber } from './query-timeout';
 import { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './orchestration-schema';
 
 export const DEFAULT_SQLITE_FILE = './data/cta.sqlite';
@@ -46,7 +47,13 @@ export function dataSourceOptions(dbUrl: string | undefined, migrationsRun = tru
     type: 'mysql',
     url: dbUrl.replace(/^mariadb:/, 'mysql:'),
     ...ORCHESTRATION_MYSQL_OPTIONS,
+    // While the database is unreachable no request may wait for it unbounded (DESIGN §4: answer
+    // 503, never hang): a new connection gives up after 5 s, a query on an open one after
+    // QUERY_TIMEOUT_MS, and the subscriber then destroys that connection.
     connectTimeout: 5000,
+    enableQueryTimeout: true,
+    maxQueryExecutionTime: QUERY_TIMEOUT_MS,
+    subscribers: [TimedOutConnectionSubscriber],
     extra: { connectionLimit: 20, enableKeepAlive: true },
   };
 }

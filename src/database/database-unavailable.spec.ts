@@ -9,7 +9,18 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], driverError(code)))).toBe(true);
   });
 
+  it('is true for an error mysql2 marks fatal, even without a code (a command on a connection that just died)', () => {
+    const closed = Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true });
+    expect(isDatabaseUnavailable(closed)).toBe(true);
+    expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], closed))).toBe(true);
+  });
+
+  it('is true for a query that outlived its timeout', () => {
+    expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], driverError('PROTOCOL_SEQUENCE_TIMEOUT')))).toBe(true);
+  });
+
   it('is false for query errors and non-errors', () => {
+    expect(isDatabaseUnavailable(new QueryFailedError('SELECT', [], Object.assign(driverError('ER_DUP_ENTRY'), { fatal: false })))).toBe(false);
     expect(isDatabaseUnavailable(new QueryFailedError('SELECT', [], driverError('ER_PARSE_ERROR')))).toBe(false);
     expect(isDatabaseUnavailable(driverError('SQLITE_CONSTRAINT_UNIQUE'))).toBe(false);
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);

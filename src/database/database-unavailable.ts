@@ -1,4 +1,4 @@
-import { hasDriverErrorCode } from './driver-error';
+import { someDriverError } from './driver-error';
 
 /**
  * Driver error codes that mean "the database cannot be reached right now"
@@ -23,4 +23,10 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_BUSY',
 ]);
 
-export const isDatabaseUnavailable = (error: unknown): boolean => hasDriverErrorCode(error, UNAVAILABLE_CODES);
+/**
+ * One of the codes above, or an error mysql2 marks `fatal`: one that ended the
+ * connection (a network or protocol failure, or a command sent on a connection
+ * that had just died, which carries no code), never a bad query.
+ */
+export const isDatabaseUnavailable = (error: unknown): boolean =>
+  someDriverError(error, ({ code, fatal }) => fatal === true || (typeof code === 'string' && UNAVAILABLE_CODES.has(code)));

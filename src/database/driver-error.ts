@@ -1,17 +1,28 @@
+interface DriverErrorFields {
+  code?: unknown;
+  fatal?: unknown;
+  driverError?: unknown;
+  cause?: unknown;
+}
+
 /**
- * Whether a failed query carries one of `codes` as its driver error code.
+ * Whether a failed query, or the driver error it wraps, passes `test`.
  * TypeORM wraps driver errors (`QueryFailedError.driverError`); this looks through the wrappers.
  */
-export function hasDriverErrorCode(error: unknown, codes: ReadonlySet<string>): boolean {
+export function someDriverError(error: unknown, test: (fields: DriverErrorFields) => boolean): boolean {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
-    const { code, driverError, cause } = current as { code?: unknown; driverError?: unknown; cause?: unknown };
-    if (typeof code === 'string' && codes.has(code)) {
+    const fields = current as DriverErrorFields;
+    if (test(fields)) {
       return true;
     }
-    current = driverError ?? cause;
+    current = fields.driverError ?? fields.cause;
   }
   return false;
 }
+
+/** Whether a failed query carries one of `codes` as its driver error code. */
+export const hasDriverErrorCode = (error: unknown, codes: ReadonlySet<string>): boolean =>
+  someDriverError(error, ({ code }) => typeof code === 'string' && codes.has(code));
 
 const DEADLOCK_CODES: ReadonlySet<string> = new Set(['ER_LOCK_DEADLOCK']);
 

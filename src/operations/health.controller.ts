@@ -1,6 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { databaseUnavailable } from '../common/domain-error';
 import { ErrorEnvelopeDto } from '../common/envelope';
 
 @ApiTags('operations')
@@ -22,7 +23,12 @@ export class HealthController {
   @HealthCheck()
   @ApiOperation({ summary: 'Readiness: the database answers' })
   @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: 'SERVICE_UNAVAILABLE: the database does not answer' })
-  ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+  async ready(): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+    } catch (error) {
+      // The database is the only check: its failure answers like any request that needs it.
+      throw error instanceof ServiceUnavailableException ? databaseUnavailable() : error;
+    }
   }
 }

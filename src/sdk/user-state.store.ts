@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
+import { isQueryTimeout, QUERY_TIMEOUT_MS } from '../database/query-timeout';
 
 /** A user's state document as stored, with the version its conditional update checks. */
 export interface StoredUserState {
@@ -102,9 +103,17 @@ class SqliteUserStateStore extends UserStateStore {
   }
 }
 
-/** The parts of a mysql2 (callback API) pool used here. */
+type MysqlCallback<T> = (error: (Error & { code?: string }) | null, result: T) => void;
+
+/** The parts of a mysql2 (callback API) pool and its connections used here. */
+interface MysqlConnection {
+  execute(options: { sql: string; values: unknown[]; timeout: number }, callback: MysqlCallback<unknown>): void;
+  release(): void;
+  destroy(): void;
+}
+
 interface MysqlPool {
-  execute(sql: string, values: unknown[], callback: (error: (Error & { code?: string }) | null, result: unknown) => void): void;
+  getConnection(callback: MysqlCallback<MysqlConnection>): void;
 }
 
 /** mysql2's `execute` prepares each statement once per pooled connection and reuses it. */
@@ -134,9 +143,27 @@ class MysqlUserStateStore extends UserStateStore {
     }
   }
 
+  /** Like the pool's own `execute`, with the query timeout of the TypeORM connections and the same destroy on timeout (see query-timeout.ts). */
   private execute(sql: string, values: unknown[]): Promise<unknown> {
     return new Promise((resolve, reject) =>
-      this.pool().execute(sql, values, (error, result) => (error ? reject(error) : resolve(result))),
+      this.pool().getConnection((connectError, connection) => {
+        if (connectError) {
+          reject(connectError);
+          return;
+        }
+        connection.execute({ sql, values, timeout: QUERY_TIMEOUT_MS }, (error, result) => {
+          if (isQueryTimeout(error)) {
+            connection.destroy();
+          } else {
+            connection.release();
+          }
+          if (error) {
+            reject(error);
+          } else {
+            resolve(result);
+          }
+        });
+      }),
     );
   }
 }

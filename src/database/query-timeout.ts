@@ -1,0 +1,35 @@
+import { EventSubscriber, type EntitySubscriberInterface } from 'typeorm';
+import type { AfterQueryEvent } from 'typeorm/subscriber/event/QueryEvent';
+
+/**
+ * How long a MySQL/MariaDB query may take before it fails (with a 503 to the
+ * client). Through a network partition nothing fails by itself: without a
+ * bound, requests would hang and the pool would fill (DESIGN §4: never hang).
+ */
+export const QUERY_TIMEOUT_MS = 10_000;
+
+/** mysql2's code for a query that outlived its `timeout`. */
+const QUERY_TIMEOUT_CODE = 'PROTOCOL_SEQUENCE_TIMEOUT';
+
+export const isQueryTimeout = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === QUERY_TIMEOUT_CODE;
+
+interface DestroyableConnection {
+  destroy(): void;
+}
+
+/**
+ * Destroys a connection whose query timed out. mysql2 fails the query but keeps
+ * waiting for its answer on the connection, and every later command there (the
+ * transaction's ROLLBACK, the next borrower's query) queues behind it with no
+ * timeout of its own: the hang again. Destroyed, the connection leaves the
+ * pool; the ROLLBACK fails at once (the server rolls the transaction back when
+ * the connection drops) and the original error answers 503.
+ */
+@EventSubscriber()
+export class TimedOutConnectionSubscriber implements EntitySubscriberInterface {
+  afterQuery(event: AfterQueryEvent): void {
+    if (!event.success && isQueryTimeout(event.error)) {
+      (event.queryRunner as unknown as { databaseConnection?: DestroyableConnection }).databaseConnection?.destroy();
+    }
+  }
+}
