@@ -78,6 +78,10 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     bodyLimit: config.bodyLimitBytes,
     genReqId: requestIdOf,
     frameworkErrors: onFrameworkError,
+    // While draining, a request that arrives on a connection still open is served (the pool
+    // closes only after the server), not answered with Fastify's own 503 body, which is not
+    // the error envelope. SHUTDOWN_TIMEOUT_MS bounds the drain (main.ts).
+    return503OnClosing: false,
   });
 }
 
