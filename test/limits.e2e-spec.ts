@@ -229,4 +229,29 @@ eachDatabase('list caps inside bodies', (database) => {
     const events = Array.from({ length: 1001 }, (_, i) => ({ eventName: `event-${i}`, properties: [] }));
     await expectRefused(() => api.post('/engine/events', { events }, ADMIN), 'INVALID_REQUEST', 'events must contain no more than 1000');
   });
+
+  /** `{"a":{"a":…}}` with `depth` objects, as JSON text. */
+  const nestedText = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+
+  it('accepts bodies nested 64 levels deep and refuses 65, on admin and SDK routes, storing nothing', async () => {
+    // The body itself is level 1, the rule level 2, so the extra key holds 62 more.
+    const ok = await api.post('/engine/ctas', JSON.stringify(ctaBody({ rule: { ...examples.rule(), extra: JSON.parse(nestedText(62)) } })), ADMIN);
+    expect(ok.status).toBe(200);
+    const deepCta = JSON.stringify(ctaBody()).replace(/}$/, `,"extra":${nestedText(64)}}`);
+    const machineWithContext = (depth: number) =>
+      `{"ctas":[{"ctaId":"${ctaId}","activeStateMachines":{"k":{"currentState":"1","lastTransitionAt":${EXAMPLE_TIME},"createdAt":${EXAMPLE_TIME},"context":${nestedText(depth)}}}}]}`;
+    // The body (1), ctas (2), the snapshot (3), the map (4), the machine (5): a context of 59 levels ends at the 64th.
+    expect((await api.post(DELTA, machineWithContext(59), sdkHeaders('caps', '9'))).status).toBe(200);
+    const message = 'the JSON body nests arrays and objects deeper than 64 levels';
+    await expectRefused(() => api.post('/engine/ctas', deepCta, ADMIN), 'INVALID_REQUEST', message);
+    await expectRefused(() => api.post(DELTA, machineWithContext(60), sdkHeaders('caps', '9')), 'INVALID_REQUEST', message);
+    await expectRefused(() => api.post(LAUNCH, machineWithContext(100_000), sdkHeaders('caps', '9')), 'INVALID_REQUEST', message);
+  });
+
+  it('does not count brackets inside strings as nesting', async () => {
+    const brackets = '[{'.repeat(100) + '\\"' + '}]'.repeat(100);
+    const response = await api.post('/engine/nudge/preview', { id: 'brackets', template: brackets }, ADMIN);
+    expect(response.status).toBe(200);
+    expect((await api.get('/cta/nudge/preview/brackets', sdkHeaders('limits', '1'))).body.data.template).toBe(brackets);
+  });
 });
