@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MAX_CTA_SNAPSHOTS, MAX_LIST_ENTRIES, MAX_STATE_MACHINES_PER_SNAPSHOT, MAX_TAG_SNAPSHOTS } from '../snapshot-request';
 
 /**
  * Swagger descriptions of the SDK body (seed "Client snapshots"). The body is
@@ -28,14 +29,15 @@ export class StateMachineSnapshotDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: { $ref: '#/components/schemas/StateMachineDto' },
-    description: 'keyed by group key',
+    maxProperties: MAX_STATE_MACHINES_PER_SNAPSHOT,
+    description: `keyed by group key; at most ${MAX_STATE_MACHINES_PER_SNAPSHOT}`,
   })
   activeStateMachines: Record<string, StateMachineDto>;
 
-  @ApiPropertyOptional({ type: [Number], example: [1795371000000], description: 'replaces the stored list when present' })
+  @ApiPropertyOptional({ type: [Number], maxItems: MAX_LIST_ENTRIES, example: [1795371000000], description: 'replaces the stored list when present' })
   resetAt?: number[];
 
-  @ApiPropertyOptional({ type: [Number], example: [1795372967296], description: 'replaces the stored list when present' })
+  @ApiPropertyOptional({ type: [Number], maxItems: MAX_LIST_ENTRIES, example: [1795372967296], description: 'replaces the stored list when present' })
   actionDoneAt?: number[];
 }
 
@@ -57,9 +59,9 @@ export class BehaviourTagSnapshotDto {
 }
 
 export class SnapshotRequestDto {
-  @ApiPropertyOptional({ type: [StateMachineSnapshotDto] })
+  @ApiPropertyOptional({ type: [StateMachineSnapshotDto], maxItems: MAX_CTA_SNAPSHOTS })
   ctas?: StateMachineSnapshotDto[];
 
-  @ApiPropertyOptional({ type: [BehaviourTagSnapshotDto] })
+  @ApiPropertyOptional({ type: [BehaviourTagSnapshotDto], maxItems: MAX_TAG_SNAPSHOTS })
   behaviourTags?: BehaviourTagSnapshotDto[];
 }
