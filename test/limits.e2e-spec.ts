@@ -117,6 +117,12 @@ eachDatabase('rate limits', (database) => {
     expect((await from('10.1.0.1', 'GET', '/engine/ctas')).status).toBe(200);
   });
 
+  it('counts one user however the id is written', async () => {
+    expect((await from('10.1.1.1', 'POST', LAUNCH, sdkHeaders('rl-c', '77'))).status).toBe(200);
+    expect((await from('10.1.1.1', 'POST', LAUNCH, sdkHeaders('rl-c', '077'))).status).toBe(200);
+    expectRateLimited(await from('10.1.1.1', 'POST', LAUNCH, sdkHeaders('rl-c', '0077')), SDK_LIMIT);
+  });
+
   it('never limits health, readiness, docs or metrics', async () => {
     for (let i = 0; i < ADMIN_LIMIT + 2; i++) {
       for (const path of ['/health', '/health/ready', '/docs-json', '/metrics']) {

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { parseTenantId } from '../common/request-headers';
+import { parseSdkUserId, parseTenantId } from '../common/request-headers';
 import type { AppConfig } from '../config/app-config';
 
 const RATE_WINDOW_MS = 60_000;
@@ -38,8 +38,8 @@ export async function registerRateLimits(app: NestFastifyApplication, config: Ap
       if (apiOf(request) === 'admin') {
         return `admin:${request.ip}`;
       }
-      const user = request.headers['auth-userid'];
-      return typeof user === 'string' ? `sdk:${safeTenant(request)}:${user}` : `sdk-ip:${request.ip}`;
+      const user = safeUserId(request);
+      return user === null ? `sdk-ip:${request.ip}` : `sdk:${safeTenant(request)}:${user}`;
     },
     errorResponseBuilder: (_request, context) =>
       new DomainError(ErrorCode.RATE_LIMITED, `rate limit of ${context.max} requests a minute exceeded, retry in ${context.after}`),
@@ -52,5 +52,14 @@ function safeTenant(request: FastifyRequest): string {
     return parseTenantId(request.headers);
   } catch {
     return 'invalid';
+  }
+}
+
+/** The canonical user id (`042` and `42` share one budget), or null when the header is absent or bad. */
+function safeUserId(request: FastifyRequest): string | null {
+  try {
+    return parseSdkUserId(request.headers);
+  } catch {
+    return null;
   }
 }
