@@ -47,19 +47,21 @@ export class CatalogueRevisionService {
 
   private async bump(manager: EntityManager, tenantId: string): Promise<void> {
     const now = this.clock.now();
-    // Insert-or-ignore first so two first writes of a tenant never collide on the key.
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(CatalogueRevisionEntity)
-      .values({ tenantId, revision: 0, updatedAt: now })
-      .orIgnore()
-      .execute();
-    await manager
-      .createQueryBuilder()
-      .update(CatalogueRevisionEntity)
-      .set({ revision: () => 'revision + 1', updatedAt: now })
-      .where('tenant_id = :tenantId', { tenantId })
-      .execute();
+    const increment = () =>
+      manager
+        .createQueryBuilder()
+        .update(CatalogueRevisionEntity)
+        .set({ revision: () => 'revision + 1', updatedAt: now })
+        .where('tenant_id = :tenantId', { tenantId })
+        .execute();
+    // The UPDATE comes first and alone: it takes the row's exclusive lock at once, so concurrent
+    // writers of a tenant queue on it. (An INSERT IGNORE first took a shared lock on the existing
+    // row, and two writers each holding one and wanting the exclusive lock deadlocked on MariaDB.)
+    if ((await increment()).affected) {
+      return;
+    }
+    // The tenant's first write; a racing first write may create the row first, hence the ignore.
+    await manager.createQueryBuilder().insert().into(CatalogueRevisionEntity).values({ tenantId, revision: 0, updatedAt: now }).orIgnore().execute();
+    await increment();
   }
 }
