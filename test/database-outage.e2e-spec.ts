@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dataSourceOf } from './database-contents';
 import { errorBody, TEST_DATABASES, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, examples, sdkHeaders } from './sdk-fixtures';
+import { AdminCatalogue, EXAMPLE_TIME, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 import { TcpProxy } from './tcp-proxy';
 
 const TENANT = 'outage';
@@ -55,7 +55,7 @@ describeOnMysql('database outage [mysql] (not on SQLite: an embedded file has no
       proxied.port = String(proxy.port);
       return proxied.toString();
     });
-    api.clock.advance(EXAMPLE_TIME + 60_000 - api.clock.now());
+    runClockAfterExamples(api);
     ctaId = await new AdminCatalogue(api, TENANT).cta();
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { ctaBody } from './cta-fixtures';
 import { databaseContents } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, examples, sdkHeaders } from './sdk-fixtures';
+import { AdminCatalogue, EXAMPLE_TIME, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const ADMIN = { 'x-tenant-id': 'limits', user: 'ops@example.com' };
 const DELTA = '/cta/state-machines/snapshot/delta';
@@ -156,7 +156,7 @@ eachDatabase('list caps inside bodies', (database) => {
 
   beforeAll(async () => {
     api = await TestApp.start(database);
-    api.clock.advance(EXAMPLE_TIME + 60_000 - api.clock.now());
+    runClockAfterExamples(api);
     catalogue = new AdminCatalogue(api, 'caps');
     ctaId = await catalogue.cta();
   });

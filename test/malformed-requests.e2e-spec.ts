@@ -2,7 +2,7 @@ import { ErrorCode, HTTP_STATUS_OF } from '../src/common/error-code';
 import { ctaBody } from './cta-fixtures';
 import { databaseContents } from './database-contents';
 import { eachDatabase, TestApp, TestResponse } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, examples, sdkHeaders } from './sdk-fixtures';
+import { AdminCatalogue, EXAMPLE_TIME, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 /**
  * The bad-input sweep (issue 8): hundreds of malformed requests, generated from
@@ -461,7 +461,7 @@ eachDatabase('malformed requests', (database) => {
 
   beforeAll(async () => {
     api = await TestApp.start(database);
-    api.clock.advance(EXAMPLE_TIME + 60_000 - api.clock.now());
+    runClockAfterExamples(api);
     // Seed one of everything through the API, with the valid bodies the sweep spoils.
     const catalogue = new AdminCatalogue(api, TENANT);
     const liveCtaId = await catalogue.cta();

@@ -4,7 +4,7 @@ import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { CtaListingService } from '../src/ctas/cta-listing.service';
 import { SdkStateService } from '../src/sdk/sdk-state.service';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, sdkHeaders } from './sdk-fixtures';
+import { AdminCatalogue, EXAMPLE_TIME, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 eachDatabase('operations', (database) => {
   let api: TestApp;
@@ -82,7 +82,7 @@ eachDatabase('metrics', (database) => {
 
   beforeAll(async () => {
     api = await TestApp.start(database);
-    api.clock.advance(EXAMPLE_TIME + 60_000 - api.clock.now());
+    runClockAfterExamples(api);
     catalogue = new AdminCatalogue(api, 'metrics');
     ctaId = await catalogue.cta();
   });

@@ -6,7 +6,7 @@ import { Clock } from '../src/common/clock';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { AllUsersCohortProvider } from '../src/cohorts/cohort-provider';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, examples, sdkHeaders } from './sdk-fixtures';
+import { AdminCatalogue, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
@@ -37,7 +37,7 @@ eachDatabase('SDK snapshot delta', (database) => {
 
   beforeAll(async () => {
     api = await TestApp.start(database);
-    api.clock.advance(EXAMPLE_TIME + MINUTE - api.clock.now());
+    runClockAfterExamples(api);
   });
   afterAll(() => api.close());
 

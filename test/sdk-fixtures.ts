@@ -15,6 +15,11 @@ export const examples = {
 /** When the example's state machines were written: tests run the clock there (TTL 7 days). */
 export const EXAMPLE_TIME = 1795372967296;
 
+/** Moves the app's clock to a minute after EXAMPLE_TIME, where the examples' state machines are fresh. */
+export function runClockAfterExamples(api: TestApp): void {
+  api.clock.advance(EXAMPLE_TIME + 60_000 - api.clock.now());
+}
+
 export const sdkHeaders = (tenantId: string, userId: string, apiVersion: string | null = '1'): Record<string, string> => ({
   'x-tenant-id': tenantId,
   'auth-userid': userId,

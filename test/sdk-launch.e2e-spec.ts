@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, examples, sdkHeaders } from './sdk-fixtures';
+import { AdminCatalogue, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
@@ -27,8 +27,7 @@ eachDatabase('SDK launch', (database) => {
 
   beforeAll(async () => {
     api = await TestApp.start(database);
-    // The examples' state machines were created at EXAMPLE_TIME with a 7-day TTL.
-    api.clock.advance(EXAMPLE_TIME + MINUTE - api.clock.now());
+    runClockAfterExamples(api);
   });
   afterAll(() => api.close());
 
