@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { ORCHESTRATION_DATA_SOURCE } from '../src/database/orchestration-data-source';
+import { dataSourceOf } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
 const EVENTS = '/engine/events';
@@ -27,7 +26,7 @@ eachDatabase('event definitions', (database) => {
   afterAll(() => api.close());
 
   const rowCount = async (): Promise<number> => {
-    const dataSource = api.app.get<DataSource>(ORCHESTRATION_DATA_SOURCE, { strict: false });
+    const dataSource = dataSourceOf(api);
     const [{ count }] = await dataSource.query('SELECT COUNT(*) AS count FROM event_definitions');
     return Number(count);
   };
@@ -70,7 +69,7 @@ eachDatabase('event definitions', (database) => {
       const headers = tenant();
       await api.post(EVENTS, { events: [{ eventName: 'a', properties: [] }] }, headers);
       await api.post(EVENTS, { events: [{ eventName: 'b', properties: [] }] }, { ...headers, 'x-source': 'crm' });
-      const dataSource = api.app.get<DataSource>(ORCHESTRATION_DATA_SOURCE, { strict: false });
+      const dataSource = dataSourceOf(api);
       const rows = await dataSource.query('SELECT name, source FROM event_definitions WHERE tenant_id = ? ORDER BY name', [headers['x-tenant-id']]);
       expect(rows).toEqual([
         { name: 'a', source: 'admin-api' },

@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
-import { ORCHESTRATION_DATA_SOURCE } from '../src/database/orchestration-data-source';
+import { dataSourceOf } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
 const ADMIN = '/engine/nudge/preview/';
@@ -17,7 +16,7 @@ eachDatabase('nudge previews', (database) => {
   afterAll(() => api.close());
 
   const storedRows = async (tenantId: string): Promise<number> => {
-    const dataSource = api.app.get<DataSource>(ORCHESTRATION_DATA_SOURCE, { strict: false });
+    const dataSource = dataSourceOf(api);
     const [{ count }] = await dataSource.query('SELECT COUNT(*) AS count FROM nudge_previews WHERE tenant_id = ?', [tenantId]);
     return Number(count);
   };

@@ -2,8 +2,8 @@ import type { DataSource } from 'typeorm';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { CtaTestUserEntity } from '../src/ctas/cta-test-user.entity';
 import { CtaEntity } from '../src/ctas/cta.entity';
-import { ORCHESTRATION_DATA_SOURCE } from '../src/database/orchestration-data-source';
 import { ctaBody, CtaClient } from './cta-fixtures';
+import { dataSourceOf } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
 import { examples, sdkHeaders } from './sdk-fixtures';
 
@@ -14,7 +14,7 @@ eachDatabase('Test CTAs', (database) => {
   let dataSource: DataSource;
   beforeAll(async () => {
     api = await TestApp.start(database);
-    dataSource = api.app.get<DataSource>(ORCHESTRATION_DATA_SOURCE, { strict: false });
+    dataSource = dataSourceOf(api);
   });
   afterAll(() => api.close());
 
