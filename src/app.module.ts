@@ -1,4 +1,4 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { AppConfig } from './config/app-config';
@@ -6,25 +6,23 @@ import { CtaOrchestrationModule } from './cta-orchestration.module';
 import { dataSourceOptions } from './database/database-options';
 import { OperationsModule } from './operations/operations.module';
 import { ApiKeyGuard } from './security/api-key.guard';
+import { APP_LOGGER, createAppLogger } from './common/app-logger';
 
 /** The standalone service: configuration, database, logs, health, and the orchestration module. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const logger = createAppLogger(config.logLevel);
     return {
       module: AppModule,
+      providers: [{ provide: APP_LOGGER, useValue: logger }],
       imports: [
         LoggerModule.forRoot({
-          // App launches and deltas are most of the traffic and the hot path: no per-request child logger
-          // and access line for them (about a fifth of a launch's CPU). Their failures (5xx) are still logged.
-          exclude: [{ method: RequestMethod.ALL, path: `${config.sdkPrefix}/*path` }],
-          pinoHttp: {
-            level: config.logLevel,
-            // Fastify's request id (see createFastifyAdapter) names each request in every line.
-            redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-            // The response's headers are the same security headers on every line: the status says enough.
-            serializers: { res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
-          },
+          // Nest's logger only. Access lines come from a Fastify hook (configureHttpApp): the
+          // request middleware (middie and an AsyncLocalStorage context around every request)
+          // cost the SDK launch about a sixth of its CPU even on the routes it excluded.
+          forRoutes: [],
+          pinoHttp: { logger },
         }),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.dbUrl, config.dbMigrationsRun), retryAttempts: 3, retryDelay: 1000 }),
         OperationsModule,

@@ -5,7 +5,10 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
+import fastifyCors from '@fastify/cors';
 import { Logger } from 'nestjs-pino';
+import type { Logger as PinoLogger } from 'pino';
+import { APP_LOGGER, logAccess } from './common/app-logger';
 import { AppModule } from './app.module';
 import { errorEnvelope } from './common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from './common/error-code';
@@ -48,6 +51,9 @@ function securityHeaders(): Record<string, string> {
 
 const SECURITY_HEADERS = securityHeaders();
 
+/** What the admin panel calls cross-origin (the plugin's default is GET, HEAD and POST only). */
+const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 export const OPEN_ADMIN_API_WARNING = 'ADMIN_API_KEYS is not set: the admin API is open to anyone who can reach it';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -83,6 +89,8 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     // closes only after the server), not answered with Fastify's own 503 body, which is not
     // the error envelope. SHUTDOWN_TIMEOUT_MS bounds the drain (main.ts).
     return503OnClosing: false,
+    // No Nest middleware is used; middie's request hook would still run on every request.
+    skipMiddie: true,
   });
 }
 
@@ -107,24 +115,36 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   if (config.adminApiKeys.length === 0) {
     app.get(Logger).warn(OPEN_ADMIN_API_WARNING);
   }
+  const fastify = app.getHttpAdapter().getInstance();
+  // The first request hook of ours, so that the answers of the ones after it (CORS preflights,
+  // 429s) carry the headers too; a request hook rather than onSend, whose hook runner would
+  // cost every SDK call more than the headers themselves.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
+    done();
+  });
   await registerRateLimits(app, config);
+  // Registered on Fastify directly: Nest's enableCors() copies the CORS headers onto the raw
+  // response on every request, for the sake of Nest middleware, which this app has none of.
+  await app.register(fastifyCors, {
+    origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+    methods: CORS_METHODS,
+  });
   useJsonBodiesOnly(app);
   const metrics = app.get(MetricsService);
-  app
-    .getHttpAdapter()
-    .getInstance()
-    // onSend, not onRequest: a CORS preflight is answered by a request hook that runs before any added here.
-    .addHook('onSend', (request, reply, payload, done) => {
-      reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
-      done(null, payload);
-    })
-    .addHook('onResponse', (request, reply, done) => {
-      // Label by route pattern (not the raw URL) so the series stay few.
-      metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
-      done();
-    });
+  const logger = app.get<PinoLogger>(APP_LOGGER);
+  const sdkRoutes = `/${config.sdkPrefix}/`;
+  fastify.addHook('onResponse', (request, reply, done) => {
+    // Label by route pattern (not the raw URL) so the series stay few.
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    // App launches and deltas are most of the traffic: no access line (their failures are logged by the filter).
+    if (!route.startsWith(sdkRoutes)) {
+      logAccess(logger, request, reply);
+    }
+    done();
+  });
   app.useGlobalFilters(new ErrorEnvelopeFilter());
-  app.enableCors({ origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins });
   app.enableShutdownHooks();
   setUpApiDocs(app, config);
 }

@@ -207,6 +207,20 @@ describe('request ids in logs', () => {
     }
     const idsLogged = lines.map((line) => line.req?.id ?? line.reqId);
     expect(idsLogged).toEqual(expect.arrayContaining(['trace-ok-1', 'trace-failed-1', generated.headers['x-request-id']]));
+    expect(lines.find((line) => line.reqId === 'trace-ok-1')).toMatchObject({ req: { method: 'GET', url: '/engine/ctas' }, res: { statusCode: 200 } });
+  });
+
+  it('writes no access line for SDK calls, the hot path', async () => {
+    written = [];
+    const launch = await api.post('/cta/active/state-machines', undefined, { ...sdkHeaders('logs', '1'), 'x-request-id': 'trace-sdk-ok' });
+    const admin = await api.get('/engine/filters', { 'x-request-id': 'trace-admin-ok' });
+    expect([launch.status, admin.status]).toEqual([200, 200]);
+    const idsLogged = written
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line).reqId);
+    expect(idsLogged).toEqual(['trace-admin-ok']);
   });
 
   it('names the request in the error line of a failure, on admin and on SDK routes', async () => {
