@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { MAX_READ_BATCH, UserStateStore } from '../src/sdk/user-state.store';
 import { eachDatabase, errorBody, TestApp } from './harness';
 import { AdminCatalogue, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
@@ -223,6 +224,37 @@ eachDatabase('SDK launch', (database) => {
     expect((await launch(one.tenantId, '77')).body.data.ctas[0].activeStateMachines).toEqual({ k: machine('1', now) });
     expect((await launch(one.tenantId, '78')).body.data.ctas[0].activeStateMachines).toEqual({});
     expect((await launch(two.tenantId, '77')).body.data.ctas[0].activeStateMachines).toEqual({});
+  });
+
+  it('gives each user its own state when concurrent launches are read in batches', async () => {
+    const tenants = [tenant(), tenant()];
+    const ids = await Promise.all(tenants.map((catalogue) => catalogue.cta()));
+    const now = api.clock.now();
+    // 40 users a tenant: more than one batch (MAX_READ_BATCH); every fifth user has no state.
+    const users = Array.from({ length: 40 }, (_, index) => String(1000 + index));
+    const hasState = (index: number) => index % 5 !== 0;
+    for (const [t, catalogue] of tenants.entries()) {
+      for (const [index, user] of users.entries()) {
+        if (hasState(index)) {
+          await delta(catalogue.tenantId, user, { ctas: [{ ctaId: ids[t], activeStateMachines: { k: machine(`${t}-${index}`, now) } }] });
+        }
+      }
+    }
+    const store = api.service(UserStateStore);
+    const readMany = jest.spyOn(store as unknown as { readMany: (tenantId: string, userIds: string[]) => Promise<unknown[]> }, 'readMany');
+    try {
+      const launches = tenants.flatMap((catalogue, t) => users.map((user, index) => ({ t, index, response: launch(catalogue.tenantId, user) })));
+      for (const { t, index, response } of launches) {
+        const machines = (await response).body.data.ctas[0].activeStateMachines;
+        expect({ t, index, machines }).toEqual({ t, index, machines: hasState(index) ? { k: machine(`${t}-${index}`, now) } : {} });
+      }
+      const batchSizes = readMany.mock.calls.map(([, userIds]) => userIds.length);
+      expect(Math.max(...batchSizes)).toBeGreaterThan(1);
+      expect(Math.max(...batchSizes)).toBeLessThanOrEqual(MAX_READ_BATCH);
+      expect(batchSizes.reduce((sum, size) => sum + size, 0)).toBe(80);
+    } finally {
+      readMany.mockRestore();
+    }
   });
 
   it('reads the client headers as existing SDKs send them', async () => {

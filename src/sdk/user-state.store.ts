@@ -11,32 +11,83 @@ export interface StoredUserState {
   version: number;
 }
 
+/** The most users one batched read asks for (one prepared statement per batch size). */
+export const MAX_READ_BATCH = 32;
+
+interface PendingRead {
+  userId: string;
+  resolve(state: StoredUserState | undefined): void;
+  reject(error: unknown): void;
+}
+
 /**
- * The `sdk_user_states` table on the launch hot path: one prepared primary-key
- * read, and one conditional write (insert when the row is new, update when the
- * version is still the one read). A write answers false when another writer got
- * there first; the caller merges again on what is stored now (optimistic
- * concurrency, DESIGN §11). Talks to the driver directly: the repository API
- * costs several times the query itself on this path.
+ * The `sdk_user_states` table on the launch hot path: primary-key reads, and one
+ * conditional write (insert when the row is new, update when the version is still
+ * the one read). A write answers false when another writer got there first; the
+ * caller merges again on what is stored now (optimistic concurrency, DESIGN §11).
+ * Talks to the driver directly: the repository API costs several times the query
+ * itself on this path.
+ *
+ * Reads are batched: the reads of one tenant issued in the same turn of the event
+ * loop (under load, many launches at once) go out as one primary-key query, so the
+ * statement, and on MySQL the round trip, is paid once per batch, not per launch.
  */
 export abstract class UserStateStore {
-  abstract read(tenantId: string, userId: string): Promise<StoredUserState | undefined>;
+  private pendingReads = new Map<string, PendingRead[]>();
+
+  read(tenantId: string, userId: string): Promise<StoredUserState | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.pendingReads.size === 0) {
+        setImmediate(() => this.flushReads());
+      }
+      let reads = this.pendingReads.get(tenantId);
+      if (!reads) this.pendingReads.set(tenantId, (reads = []));
+      reads.push({ userId, resolve, reject });
+    });
+  }
 
   /** `expectedVersion` undefined: insert a new row. */
   abstract write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean>;
+
+  /** The stored rows of up to MAX_READ_BATCH distinct users of one tenant (absent users have none). */
+  protected abstract readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]>;
+
+  private flushReads(): void {
+    const pending = this.pendingReads;
+    this.pendingReads = new Map();
+    for (const [tenantId, reads] of pending) {
+      for (let start = 0; start < reads.length; start += MAX_READ_BATCH) {
+        void this.readBatch(tenantId, reads.slice(start, start + MAX_READ_BATCH));
+      }
+    }
+  }
+
+  private async readBatch(tenantId: string, reads: PendingRead[]): Promise<void> {
+    try {
+      const rows = await this.readMany(tenantId, [...new Set(reads.map((read) => read.userId))]);
+      const byUser = new Map(rows.map((row) => [row.user_id, row]));
+      reads.forEach((read) => read.resolve(toStored(byUser.get(read.userId))));
+    } catch (error) {
+      reads.forEach((read) => read.reject(error));
+    }
+  }
 }
 
-const SELECT = 'SELECT state, version FROM sdk_user_states WHERE tenant_id = ? AND user_id = ?';
+/** `SELECT … WHERE tenant_id = ? AND user_id IN (?, …)` for `size` users: a range of the primary key. */
+const selectUsers = (size: number): string =>
+  `SELECT user_id, state, version FROM sdk_user_states WHERE tenant_id = ? AND user_id IN (${new Array(size).fill('?').join(', ')})`;
+
 const UPDATE =
   'UPDATE sdk_user_states SET state = ?, version = version + 1, updated_at = ? WHERE tenant_id = ? AND user_id = ? AND version = ?';
 const INSERT = 'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at) VALUES (?, ?, ?, 1, ?)';
 
-interface StateRow {
+interface UserStateRow {
+  user_id: string;
   state: string;
   version: number | string;
 }
 
-const toStored = (row: StateRow | undefined): StoredUserState | undefined =>
+const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
   row && { json: row.state, version: Number(row.version) };
 
 /** The parts of a better-sqlite3 `Database` used here. */
@@ -45,7 +96,7 @@ interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
 }
 interface SqliteStatement {
-  get(...parameters: unknown[]): unknown;
+  all(...parameters: unknown[]): unknown[];
   run(...parameters: unknown[]): { changes: number };
 }
 
@@ -59,14 +110,18 @@ const SQLITE_TRANSACTION_WAIT_MS = 5000;
  * runs in the same tick, atomically with respect to everything else in the process.
  */
 class SqliteUserStateStore extends UserStateStore {
-  private statements?: { select: SqliteStatement; update: SqliteStatement; insert: SqliteStatement };
+  private statements?: { update: SqliteStatement; insert: SqliteStatement };
+  /** By number of users. */
+  private readonly selects = new Map<number, SqliteStatement>();
 
   constructor(private readonly database: SqliteDatabase) {
     super();
   }
 
-  read(tenantId: string, userId: string): Promise<StoredUserState | undefined> {
-    return Promise.resolve(toStored(this.prepared().select.get(tenantId, userId) as StateRow | undefined));
+  protected readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]> {
+    let select = this.selects.get(userIds.length);
+    if (!select) this.selects.set(userIds.length, (select = this.database.prepare(selectUsers(userIds.length))));
+    return Promise.resolve(select.all(tenantId, ...userIds) as UserStateRow[]);
   }
 
   async write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean> {
@@ -95,7 +150,6 @@ class SqliteUserStateStore extends UserStateStore {
   /** Prepared on first use: the table exists only once the migrations have run. */
   private prepared(): NonNullable<SqliteUserStateStore['statements']> {
     this.statements ??= {
-      select: this.database.prepare(SELECT),
       update: this.database.prepare(UPDATE),
       insert: this.database.prepare(INSERT),
     };
@@ -122,9 +176,8 @@ class MysqlUserStateStore extends UserStateStore {
     super();
   }
 
-  async read(tenantId: string, userId: string): Promise<StoredUserState | undefined> {
-    const rows = (await this.execute(SELECT, [tenantId, userId])) as StateRow[];
-    return toStored(rows[0]);
+  protected async readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]> {
+    return (await this.execute(selectUsers(userIds.length), [tenantId, ...userIds])) as UserStateRow[];
   }
 
   async write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean> {
