@@ -51,6 +51,11 @@ function securityHeaders(): Record<string, string> {
 
 const SECURITY_HEADERS = securityHeaders();
 
+/** The headers every response carries: helmet's and the request id. */
+function withResponseHeaders(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
+}
+
 /** What the admin panel calls cross-origin (the plugin's default is GET, HEAD and POST only). */
 const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -72,9 +77,7 @@ const FRAMEWORK_ERROR_MESSAGES: Readonly<Record<string, string>> = {
 /** URLs the router refuses before any route, hook or Nest filter runs still answer with the error envelope (DESIGN §4). */
 function onFrameworkError(error: { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
   const message = FRAMEWORK_ERROR_MESSAGES[error.code ?? ''] ?? 'malformed request URL';
-  void reply
-    .headers(SECURITY_HEADERS)
-    .header('x-request-id', request.id)
+  void withResponseHeaders(request, reply)
     .code(HTTP_STATUS_OF[ErrorCode.INVALID_REQUEST])
     .send(errorEnvelope(ErrorCode.INVALID_REQUEST, message));
 }
@@ -120,7 +123,7 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   // 429s) carry the headers too; a request hook rather than onSend, whose hook runner would
   // cost every SDK call more than the headers themselves.
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
+    withResponseHeaders(request, reply);
     done();
   });
   await registerRateLimits(app, config);

@@ -174,6 +174,13 @@ describe('request ids in logs', () => {
   let api: TestApp;
   let written: string[];
   const capture = (chunk: unknown): void => void written.push(String(chunk));
+  /** The JSON log lines written since `written` was last emptied. */
+  const loggedLines = (): Record<string, any>[] =>
+    written
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
 
   beforeAll(async () => {
     written = [];
@@ -200,7 +207,7 @@ describe('request ids in logs', () => {
     const failed = await api.get('/engine/ctas/x', { 'x-request-id': 'trace-failed-1' });
     const generated = await api.get('/engine/filters');
     expect([ok.status, failed.status, generated.status]).toEqual([200, 400, 200]);
-    const lines = written.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    const lines = loggedLines();
     expect(lines.length).toBeGreaterThanOrEqual(3);
     for (const line of lines) {
       expect(line.req?.id ?? line.reqId).toEqual(expect.any(String));
@@ -215,12 +222,7 @@ describe('request ids in logs', () => {
     const launch = await api.post('/cta/active/state-machines', undefined, { ...sdkHeaders('logs', '1'), 'x-request-id': 'trace-sdk-ok' });
     const admin = await api.get('/engine/filters', { 'x-request-id': 'trace-admin-ok' });
     expect([launch.status, admin.status]).toEqual([200, 200]);
-    const idsLogged = written
-      .join('')
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line).reqId);
-    expect(idsLogged).toEqual(['trace-admin-ok']);
+    expect(loggedLines().map((line) => line.reqId)).toEqual(['trace-admin-ok']);
   });
 
   it('names the request in the error line of a failure, on admin and on SDK routes', async () => {
@@ -231,12 +233,7 @@ describe('request ids in logs', () => {
     const admin = await api.get('/engine/filters', { 'x-request-id': 'trace-admin-503' });
     const sdk = await api.post('/cta/active/state-machines', undefined, { ...sdkHeaders('logs', '1'), 'x-request-id': 'trace-sdk-503' });
     expect([admin.status, sdk.status]).toEqual([503, 503]);
-    const failures = written
-      .join('')
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line))
-      .filter((line) => line.msg === 'request failed');
+    const failures = loggedLines().filter((line) => line.msg === 'request failed');
     expect(failures.map((line) => [line.requestId, line.code, line.err?.message])).toEqual([
       ['trace-admin-503', 'SERVICE_UNAVAILABLE', 'connect ECONNREFUSED 10.0.0.9:3306'],
       ['trace-sdk-503', 'SERVICE_UNAVAILABLE', 'connect ECONNREFUSED 10.0.0.9:3306'],

@@ -12,7 +12,7 @@ export function createAppLogger(level: LogLevel): PinoLogger {
 
 /**
  * One access line per finished request, named by its request id (the
- * `x-request-id` answered). The shape is pino-http's, without the headers.
+ * `x-request-id` answered): pino-http's `req`, `res` and `responseTime`, without the headers.
  */
 export function logAccess(logger: PinoLogger, request: FastifyRequest, reply: FastifyReply): void {
   logger.info(
