@@ -2,7 +2,8 @@
 /**
  * `npm run bench` (DESIGN §19, issue 6): the built service on SQLite and on
  * MariaDB with seeded tenants, measured with autocannon in one run against a
- * plain Fastify server answering the same launch bytes (the ceiling).
+ * plain Fastify server answering the same launch bytes (the ceiling), and a bare
+ * Nest + Fastify route answering them too (the framework floor, for reference).
  *
  *   BENCH_MYSQL_URL   default mysql://root@127.0.0.1:3306/cta_bench (schema recreated); "off" skips MariaDB
  *   BENCH_DURATION_S  seconds per measurement, default 8
@@ -53,9 +54,10 @@ async function startService(dbUrl) {
   return { base, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }
 
-async function startCeiling(body) {
+/** A reference server (`ceiling.js`, `nest-floor.js`) answering `body` to every launch. */
+async function startReference(script, body) {
   const port = nextPort++;
-  const child = fork(path.join(__dirname, 'ceiling.js'), { env: { ...process.env, PORT: String(port), CEILING_BODY_B64: body.toString('base64') } });
+  const child = fork(path.join(__dirname, script), { env: { ...process.env, PORT: String(port), CEILING_BODY_B64: body.toString('base64') } });
   await new Promise((resolve) => child.once('message', resolve));
   return { base: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }
@@ -212,11 +214,13 @@ async function benchDatabase(kind, results) {
   return body;
 }
 
-function printTable(results, ceiling) {
+function printTable(results, ceiling, floor) {
   const lines = [];
   lines.push('| database | scenario | connections | req/s | p50 ms | p99 ms | vs ceiling |');
   lines.push('|---|---|---|---|---|---|---|');
-  lines.push(`| — | plain Fastify, same launch bytes (ceiling) | ${ceiling.connections} | ${ceiling.requestsPerSecond} | ${ceiling.p50Ms} | ${ceiling.p99Ms} | 100% |`);
+  lines.push(`| — | ${ceiling.name} (ceiling) | ${ceiling.connections} | ${ceiling.requestsPerSecond} | ${ceiling.p50Ms} | ${ceiling.p99Ms} | 100% |`);
+  const floorRatio = Math.round((100 * floor.requestsPerSecond) / ceiling.requestsPerSecond);
+  lines.push(`| — | ${floor.name} (framework floor) | ${floor.connections} | ${floor.requestsPerSecond} | ${floor.p50Ms} | ${floor.p99Ms} | ${floorRatio}% |`);
   for (const [kind, { rows }] of Object.entries(results)) {
     for (const row of Object.values(rows)) {
       const ratio = row.name.startsWith('launch') ? `${Math.round((100 * row.requestsPerSecond) / ceiling.requestsPerSecond)}%` : '';
@@ -250,6 +254,16 @@ function targets(results, ceiling) {
   return checks;
 }
 
+async function measureReference(script, name, body) {
+  const server = await startReference(script, body);
+  try {
+    await measure('warm-up', { ...launchOptions(server.base, SMALL.users, SMALL.tenantId), duration: 2 });
+    return await measure(name, launchOptions(server.base, SMALL.users, SMALL.tenantId));
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main() {
   const results = {};
   const kinds = ['sqlite', ...((await mysqlReachable()) ? ['mysql'] : [])];
@@ -258,20 +272,14 @@ async function main() {
   for (const kind of kinds) {
     ceilingBody = await benchDatabase(kind, results);
   }
-  console.log('\nceiling');
-  const ceilingServer = await startCeiling(ceilingBody);
-  let ceiling;
-  try {
-    await measure('warm-up', { ...launchOptions(ceilingServer.base, SMALL.users, SMALL.tenantId), duration: 2 });
-    ceiling = await measure('plain Fastify, same launch bytes', launchOptions(ceilingServer.base, SMALL.users, SMALL.tenantId));
-  } finally {
-    await ceilingServer.stop();
-  }
-  const table = printTable(results, ceiling);
+  console.log('\nreferences');
+  const ceiling = await measureReference('ceiling.js', 'plain Fastify, same launch bytes', ceilingBody);
+  const floor = await measureReference('nest-floor.js', 'bare Nest + Fastify route, same launch bytes', ceilingBody);
+  const table = printTable(results, ceiling, floor);
   const checks = targets(results, ceiling);
   console.log(`\n${table}\n`);
   checks.forEach((entry) => console.log(`${entry.ok ? 'met   ' : 'MISSED'} ${entry.name}: ${entry.detail}`));
-  const output = { at: new Date().toISOString(), durationSeconds: DURATION, machine: { cpus: os.cpus().length, node: process.version }, ceiling, results, targets: checks, table };
+  const output = { at: new Date().toISOString(), durationSeconds: DURATION, machine: { cpus: os.cpus().length, node: process.version }, ceiling, floor, results, targets: checks, table };
   fs.writeFileSync(path.join(__dirname, 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
   console.log('\nwritten to bench/results.json');
 }
