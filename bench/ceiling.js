@@ -1,7 +1,7 @@
 'use strict';
 /** The ceiling: a plain Fastify server answering the launch's exact bytes (run as a child process). */
 const fastify = require('fastify')();
-const body = Buffer.from(process.env.CEILING_BODY_B64, 'base64');
+const body = Buffer.from(process.env.REFERENCE_BODY_B64, 'base64');
 fastify.removeAllContentTypeParsers();
 fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => done(null, text));
 fastify.post('/cta/active/state-machines/', (_request, reply) => {

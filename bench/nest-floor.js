@@ -11,7 +11,7 @@ const { NestFactory } = require('@nestjs/core');
 const { FastifyAdapter } = require('@nestjs/platform-fastify');
 const { ORCHESTRATION_FASTIFY_OPTIONS } = require('../dist/src/common/fastify-options');
 
-const body = Buffer.from(process.env.CEILING_BODY_B64, 'base64');
+const body = Buffer.from(process.env.REFERENCE_BODY_B64, 'base64');
 
 // Plain JavaScript: the decorators are applied by hand.
 class LaunchController {

@@ -57,7 +57,7 @@ async function startService(dbUrl) {
 /** A reference server (`ceiling.js`, `nest-floor.js`) answering `body` to every launch. */
 async function startReference(script, body) {
   const port = nextPort++;
-  const child = fork(path.join(__dirname, script), { env: { ...process.env, PORT: String(port), CEILING_BODY_B64: body.toString('base64') } });
+  const child = fork(path.join(__dirname, script), { env: { ...process.env, PORT: String(port), REFERENCE_BODY_B64: body.toString('base64') } });
   await new Promise((resolve) => child.once('message', resolve));
   return { base: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }

@@ -16,7 +16,7 @@ import { withBodyErrorResponses } from './common/api-error-responses';
 import { invalidRequest } from './common/domain-error';
 import { ErrorEnvelopeFilter } from './common/exception.filter';
 import { MAX_PATH_PARAMETER_LENGTH, ORCHESTRATION_FASTIFY_OPTIONS } from './common/fastify-options';
-import { API_KEY_BEARER, API_KEY_HEADER } from './common/mount-controllers';
+import { API_KEY_BEARER, API_KEY_HEADER, underPrefix } from './common/mount-controllers';
 import { MetricsService } from './metrics/metrics.service';
 import { registerRateLimits } from './security/rate-limits';
 import type { AppConfig } from './config/app-config';
@@ -136,13 +136,13 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   useJsonBodiesOnly(app);
   const metrics = app.get(MetricsService);
   const logger = app.get<PinoLogger>(APP_LOGGER);
-  const sdkRoutes = `/${config.sdkPrefix}/`;
+  const isSdkRoute = underPrefix(config.sdkPrefix);
   fastify.addHook('onResponse', (request, reply, done) => {
     // Label by route pattern (not the raw URL) so the series stay few.
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     // App launches and deltas are most of the traffic: no access line (their failures are logged by the filter).
-    if (!route.startsWith(sdkRoutes)) {
+    if (!isSdkRoute(route)) {
       logAccess(logger, request, reply);
     }
     done();

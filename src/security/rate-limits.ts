@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { underPrefix } from '../common/mount-controllers';
 import { parseSdkUserId, parseTenantId } from '../common/request-headers';
 import type { AppConfig } from '../config/app-config';
 
@@ -21,12 +22,11 @@ export async function registerRateLimits(app: NestFastifyApplication, config: Ap
   if (config.adminRateLimitPerMinute === 0 && config.sdkRateLimitPerMinute === 0) {
     return;
   }
-  const adminPrefixes = [config.adminPrefix, ...config.adminPrefixAliases].map((prefix) => `/${prefix}/`);
-  const sdkPrefix = `/${config.sdkPrefix}/`;
+  const isAdminPath = [config.adminPrefix, ...config.adminPrefixAliases].map(underPrefix);
+  const isSdkPath = underPrefix(config.sdkPrefix);
   const apiOf = (request: FastifyRequest): RateLimitedApi | null => {
-    const path = request.url.endsWith('/') ? request.url : `${request.url}/`;
-    if (path.startsWith(sdkPrefix)) return config.sdkRateLimitPerMinute > 0 ? 'sdk' : null;
-    if (adminPrefixes.some((prefix) => path.startsWith(prefix))) return config.adminRateLimitPerMinute > 0 ? 'admin' : null;
+    if (isSdkPath(request.url)) return config.sdkRateLimitPerMinute > 0 ? 'sdk' : null;
+    if (isAdminPath.some((isUnder) => isUnder(request.url))) return config.adminRateLimitPerMinute > 0 ? 'admin' : null;
     return null;
   };
   await app.register(rateLimit, {
