@@ -2,6 +2,8 @@ import { DynamicModule, FactoryProvider, Module, Type } from '@nestjs/common';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
+import { CohortsController } from './cohorts/cohorts.controller';
+import { CohortsModule } from './cohorts/cohorts.module';
 import { CtaStatusController } from './cta-status/cta-status.controller';
 import { CtaStatusModule } from './cta-status/cta-status.module';
 import { CtaFiltersController, CtasController } from './ctas/ctas.controller';
@@ -27,13 +29,14 @@ import { SdkStateController } from './sdk/sdk-state.controller';
 import { SdkModule } from './sdk/sdk.module';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
-const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, EventsModule, NudgePreviewModule, SdkModule];
+const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, CohortsModule, EventsModule, NudgePreviewModule, SdkModule];
 const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
   CtaStatusController,
   TestCtasController,
   BehaviourTagsController,
+  CohortsController,
   EventsController,
   NudgePreviewAdminController,
 ];

@@ -10,6 +10,7 @@ import { Logger } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { APP_LOGGER, logAccess } from './common/app-logger';
 import { AppModule } from './app.module';
+import { registerMemberUploads } from './cohorts/member-uploads';
 import { errorEnvelope } from './common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from './common/error-code';
 import { withBodyErrorResponses } from './common/api-error-responses';
@@ -134,6 +135,7 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
     methods: CORS_METHODS,
   });
   useJsonBodiesOnly(app);
+  registerMemberUploads(fastify, config.cohortUploadLimitBytes);
   const metrics = app.get(MetricsService);
   const logger = app.get<PinoLogger>(APP_LOGGER);
   const isSdkRoute = underPrefix(config.sdkPrefix);

@@ -1,16 +1,29 @@
 import { Module } from '@nestjs/common';
+import { CatalogueModule } from '../catalogue/catalogue.module';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
+import { CohortMembersService } from './cohort-members.service';
+import { CohortMembershipStore } from './cohort-membership.store';
 import { COHORT_PROVIDER } from './cohort-provider';
+import { CohortsService } from './cohorts.service';
+import { UserCohortsService } from './user-cohorts.service';
 
-/** Binds the `CohortProvider` port to the provider chosen in the module options. */
+/**
+ * Cohorts (DESIGN §12): the admin services (`CohortsController` is mounted under the admin
+ * prefix), the launch's cohort step, and the `CohortProvider` port bound to the module option.
+ */
 @Module({
+  imports: [CatalogueModule],
   providers: [
     {
       provide: COHORT_PROVIDER,
       useFactory: (settings: OrchestrationSettings) => settings.cohortProvider,
       inject: [ORCHESTRATION_SETTINGS],
     },
+    CohortsService,
+    CohortMembersService,
+    CohortMembershipStore,
+    UserCohortsService,
   ],
-  exports: [COHORT_PROVIDER],
+  exports: [COHORT_PROVIDER, CohortsService, UserCohortsService],
 })
 export class CohortsModule {}

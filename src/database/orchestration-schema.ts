@@ -1,6 +1,9 @@
 import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
 import { CatalogueRevisionEntity } from '../catalogue/catalogue-revision.entity';
+import { CohortMemberEntity } from '../cohorts/cohort-member.entity';
+import { CohortEntity } from '../cohorts/cohort.entity';
+import { CtaCohortEntity } from '../cohorts/cta-cohort.entity';
 import { CtaTagEntity } from '../ctas/cta-tag.entity';
 import { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
 import { CtaEntity } from '../ctas/cta.entity';
@@ -13,6 +16,7 @@ import { CreateCatalogueRevisions1767225600002 } from './migrations/176722560000
 import { CreateEventDefinitions1767225600003 } from './migrations/1767225600003-CreateEventDefinitions';
 import { CreateNudgePreviews1767225600004 } from './migrations/1767225600004-CreateNudgePreviews';
 import { CreateSdkUserStates1767225600600 } from './migrations/1767225600600-CreateSdkUserStates';
+import { CreateCohorts1767225601900 } from './migrations/1767225601900-CreateCohorts';
 
 /** Every entity of the service; a host registers them on its own connection. */
 export const ORCHESTRATION_ENTITIES = [
@@ -25,6 +29,9 @@ export const ORCHESTRATION_ENTITIES = [
   EventDefinitionEntity,
   NudgePreviewEntity,
   UserStateEntity,
+  CohortEntity,
+  CohortMemberEntity,
+  CtaCohortEntity,
 ];
 
 /** Every migration, in order; a host runs them with its own. */
@@ -35,4 +42,5 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreateEventDefinitions1767225600003,
   CreateNudgePreviews1767225600004,
   CreateSdkUserStates1767225600600,
+  CreateCohorts1767225601900,
 ];

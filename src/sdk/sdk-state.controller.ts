@@ -1,6 +1,7 @@
 import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { CohortClient } from '../cohorts/cohort-provider';
 import { dataEnvelopeSchema, ErrorEnvelopeDto } from '../common/envelope';
 import { SdkClientInfo, SdkUserId, TenantId } from '../common/request-headers';
 import type { SdkClientInfo as ClientInfo } from '../common/request-headers';
@@ -15,6 +16,15 @@ const DELTA_STORED = '{"data":true}';
 const DELTA_NOT_STORED = '{"data":false}';
 
 const supportsStateMachines = (client: ClientInfo): boolean => client.apiVersion !== null && client.apiVersion >= 1;
+
+/** The attributes rule cohorts and a host's cohort provider read (DESIGN §12); absent headers stay absent. */
+function cohortClientOf(client: ClientInfo): CohortClient {
+  const attributes: CohortClient = {};
+  if (client.appVersion !== null) attributes.appVersion = client.appVersion;
+  if (client.packageName !== null) attributes.packageName = client.packageName;
+  if (client.hotpatchVersion !== null) attributes.hotpatchVersion = client.hotpatchVersion;
+  return attributes;
+}
 
 /** Swagger example of the launch answer (shortened rule; see shared/examples/launch-response.json). */
 const LAUNCH_EXAMPLE = {
@@ -124,9 +134,9 @@ const SDK_HEADERS = [
   TENANT_HEADER,
   { name: 'auth-userid', required: true, description: 'the app user: a signed 64-bit decimal integer' },
   { name: 'api_version', required: false, description: 'below 1 or absent: the empty result' },
-  { name: 'app_version', required: false, description: 'informational' },
-  { name: 'package_name', required: false, description: 'informational' },
-  { name: 'hotpatch_version', required: false, description: 'informational (also accepted as codepush_version)' },
+  { name: 'app_version', required: false, description: 'the app version, read by rule cohorts (appVersion)' },
+  { name: 'package_name', required: false, description: 'the app package, read by rule cohorts (packageName)' },
+  { name: 'hotpatch_version', required: false, description: 'read by rule cohorts (hotpatchVersion); also accepted as codepush_version' },
 ];
 
 const ApiSdkHeaders = (): MethodDecorator => (target, key, descriptor) => {
@@ -170,7 +180,7 @@ export class SdkStateController {
     if (!supportsStateMachines(client)) {
       return EMPTY_LAUNCH_RESPONSE;
     }
-    return this.sdkState.launch(tenantId, userId, parseSnapshotRequest(body));
+    return this.sdkState.launch(tenantId, userId, cohortClientOf(client), parseSnapshotRequest(body));
   }
 
   @Post('state-machines/snapshot/delta')

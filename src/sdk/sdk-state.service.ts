@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { CohortProvider, InjectCohortProvider } from '../cohorts/cohort-provider';
+import type { CohortClient } from '../cohorts/cohort-provider';
+import { UserCohortsService } from '../cohorts/user-cohorts.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { CatalogueCacheService } from './catalogue-cache.service';
 import { KeyedSerializer } from './keyed-serializer';
@@ -27,7 +28,7 @@ export class SdkStateService {
     private readonly store: UserStateStore,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
-    @InjectCohortProvider() private readonly cohortProvider: CohortProvider,
+    private readonly userCohorts: UserCohortsService,
   ) {}
 
   /** The delta call: merges and stores `request`. */
@@ -38,13 +39,14 @@ export class SdkStateService {
   }
 
   /** The launch call, steps 2–6: the whole response body, UTF-8 JSON. */
-  async launch(tenantId: string, userId: string, request: SnapshotRequest): Promise<Buffer> {
+  async launch(tenantId: string, userId: string, client: CohortClient, request: SnapshotRequest): Promise<Buffer> {
     const catalogue = await this.catalogueCache.catalogueOf(tenantId);
     const [state, cohorts] = await Promise.all([
       request.ctas.length > 0 || request.behaviourTags.length > 0
         ? this.merge(tenantId, userId, request, catalogue)
         : this.readPruned(tenantId, userId, catalogue),
-      this.cohortProvider.cohortsOf(tenantId, userId),
+      // The eligibility step (DESIGN §12): the user's cohorts at this launch.
+      this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargeting),
     ]);
     return catalogue.render(userId, cohorts, state, this.clock.now());
   }

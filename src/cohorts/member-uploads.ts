@@ -1,0 +1,72 @@
+import { Transform, type Readable } from 'node:stream';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError } from '../common/domain-error';
+import { ErrorCode } from '../common/error-code';
+
+/**
+ * Member uploads over HTTP (DESIGN §12): `text/csv` and `text/plain` bodies reach the member
+ * routes as a stream, counted against COHORT_UPLOAD_LIMIT_BYTES as they are read (the JSON
+ * body limit does not apply to them); JSON bodies of those routes may hold 100,000 ids.
+ */
+
+/** Default of COHORT_UPLOAD_LIMIT_BYTES: 256 MiB. */
+export const DEFAULT_COHORT_UPLOAD_LIMIT_BYTES = 256 * 1024 * 1024;
+/** A JSON member body: 100,000 ids of up to 20 characters, quoted, with room for spacing. */
+export const MEMBERS_JSON_LIMIT_BYTES = 4 * 1024 * 1024;
+
+export const STREAMED_MEDIA_TYPES = ['text/csv', 'text/plain'];
+const MEMBERS_ROUTE = /\/cohorts\/:name\/members$/;
+const STREAMED_METHODS = ['POST', 'PUT'];
+
+const tooLarge = (limit: number): DomainError =>
+  new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, `the upload is larger than ${limit} bytes (COHORT_UPLOAD_LIMIT_BYTES)`);
+
+/** `stream`, failing with PAYLOAD_TOO_LARGE once more than `limit` bytes came through. */
+function limited(stream: Readable, limit: number): Readable {
+  let received = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      received += chunk.length;
+      callback(received > limit ? tooLarge(limit) : null, chunk);
+    },
+  });
+  stream.on('error', (error) => counter.destroy(error));
+  return stream.pipe(counter);
+}
+
+/**
+ * Registers, on the Fastify instance serving the module's admin routes, the stream parser of
+ * CSV / plain-text member uploads and the larger JSON limit of the member routes. Call it
+ * before the routes are registered (before `app.init()`); a host importing the module calls it too.
+ */
+export function registerMemberUploads(fastify: FastifyInstance, uploadLimitBytes = DEFAULT_COHORT_UPLOAD_LIMIT_BYTES): void {
+  fastify.addHook('onRoute', (route) => {
+    if (MEMBERS_ROUTE.test(route.url)) {
+      route.bodyLimit = Math.max(route.bodyLimit ?? 0, fastify.initialConfig.bodyLimit ?? 0, MEMBERS_JSON_LIMIT_BYTES);
+    }
+  });
+  // A host that parses text/plain itself keeps its parser (its member routes then take JSON and text/csv).
+  const mediaTypes = STREAMED_MEDIA_TYPES.filter((mediaType) => !fastify.hasContentTypeParser(mediaType));
+  fastify.addContentTypeParser(mediaTypes, (request, payload, done) => {
+    if (!STREAMED_METHODS.includes(request.method) || !MEMBERS_ROUTE.test(request.routeOptions.url ?? '')) {
+      done(new DomainError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `this route takes application/json, not ${request.headers['content-type']}`), undefined);
+      return;
+    }
+    if (Number(request.headers['content-length']) > uploadLimitBytes) {
+      done(tooLarge(uploadLimitBytes), undefined);
+      return;
+    }
+    done(null, limited(payload as Readable, uploadLimitBytes));
+  });
+}
+
+/** A member body: the parsed JSON, or the text stream of a CSV upload. */
+export type MemberUpload = { kind: 'json'; body: unknown } | { kind: 'csv'; stream: AsyncIterable<Buffer> };
+
+/** The body of a member route as a `MemberUpload`. */
+export const MemberUploadBody = createParamDecorator((_: unknown, context: ExecutionContext): MemberUpload => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  const mediaType = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return STREAMED_MEDIA_TYPES.includes(mediaType) ? { kind: 'csv', stream: request.body as AsyncIterable<Buffer> } : { kind: 'json', body: request.body };
+});
