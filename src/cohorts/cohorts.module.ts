@@ -24,6 +24,6 @@ import { UserCohortsService } from './user-cohorts.service';
     CohortMembershipStore,
     UserCohortsService,
   ],
-  exports: [COHORT_PROVIDER, CohortsService, UserCohortsService],
+  exports: [COHORT_PROVIDER, CohortsService, CohortMembersService, UserCohortsService],
 })
 export class CohortsModule {}
