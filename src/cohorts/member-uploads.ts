@@ -1,4 +1,3 @@
-import { Transform, type Readable } from 'node:stream';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../common/domain-error';
@@ -22,17 +21,14 @@ const STREAMED_METHODS = ['POST', 'PUT'];
 const tooLarge = (limit: number): DomainError =>
   new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, `the upload is larger than ${limit} bytes (COHORT_UPLOAD_LIMIT_BYTES)`);
 
-/** `stream`, failing with PAYLOAD_TOO_LARGE once more than `limit` bytes came through. */
-function limited(stream: Readable, limit: number): Readable {
+/** The chunks of `stream`, read only when the service reads them, failing with PAYLOAD_TOO_LARGE past `limit` bytes. */
+async function* limited(stream: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Buffer> {
   let received = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      received += chunk.length;
-      callback(received > limit ? tooLarge(limit) : null, chunk);
-    },
-  });
-  stream.on('error', (error) => counter.destroy(error));
-  return stream.pipe(counter);
+  for await (const chunk of stream) {
+    received += chunk.length;
+    if (received > limit) throw tooLarge(limit);
+    yield chunk;
+  }
 }
 
 /**
@@ -57,7 +53,7 @@ export function registerMemberUploads(fastify: FastifyInstance, uploadLimitBytes
       done(tooLarge(uploadLimitBytes), undefined);
       return;
     }
-    done(null, limited(payload as Readable, uploadLimitBytes));
+    done(null, limited(payload as AsyncIterable<Buffer>, uploadLimitBytes));
   });
 }
 
