@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../common/domain-error';
@@ -22,9 +23,10 @@ const tooLarge = (limit: number): DomainError =>
   new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, `the upload is larger than ${limit} bytes (COHORT_UPLOAD_LIMIT_BYTES)`);
 
 /** The chunks of `stream`, read only when the service reads them, failing with PAYLOAD_TOO_LARGE past `limit` bytes. */
-async function* limited(stream: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Buffer> {
+async function* limited(stream: Readable, limit: number): AsyncGenerator<Buffer> {
   let received = 0;
-  for await (const chunk of stream) {
+  // Not destroyed when the reading stops early (a bad line, over the limit): the answer still goes out on the connection.
+  for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     received += chunk.length;
     if (received > limit) throw tooLarge(limit);
     yield chunk;
@@ -53,7 +55,7 @@ export function registerMemberUploads(fastify: FastifyInstance, uploadLimitBytes
       done(tooLarge(uploadLimitBytes), undefined);
       return;
     }
-    done(null, limited(payload as AsyncIterable<Buffer>, uploadLimitBytes));
+    done(null, limited(payload as Readable, uploadLimitBytes));
   });
 }
 
