@@ -10,6 +10,7 @@ import { Logger } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { APP_LOGGER, logAccess } from './common/app-logger';
 import { AppModule } from './app.module';
+import { withCsvMemberBodies } from './cohorts/cohorts.controller';
 import { registerMemberUploads } from './cohorts/member-uploads';
 import { errorEnvelope } from './common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from './common/error-code';
@@ -235,7 +236,7 @@ export function buildApiDocument(app: NestFastifyApplication, config: AppConfig)
       .addSecurityRequirements({})
       .build(),
   );
-  return withBodyErrorResponses(document);
+  return withCsvMemberBodies(withBodyErrorResponses(document));
 }
 
 function setUpApiDocs(app: NestFastifyApplication, config: AppConfig): void {

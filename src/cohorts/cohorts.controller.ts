@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, ErrorEnvelopeDto } from '../common/envelope';
@@ -64,6 +65,7 @@ const CHANGE_SCHEMA = dataEnvelopeSchema(
 
 const NAME_PARAM = { name: 'name', description: 'the cohort name', example: 'beta-testers' };
 const NOT_FOUND = { type: ErrorEnvelopeDto, description: 'COHORT_NOT_FOUND: the tenant has no cohort of this name' };
+const BAD_TENANT = { type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: malformed x-tenant-id' };
 
 const CSV_FORMAT =
   'As `text/csv` (or `text/plain`): one user id (a signed 64-bit decimal integer) per line, an optional first line ' +
@@ -87,17 +89,29 @@ const MEMBER_ERRORS = {
   description:
     'INVALID_REQUEST: a bad id (the message names its line or index; nothing changed), a rule cohort, more than 100,000 JSON ids, more than 1,000,000 members, a missing user header',
 };
+const WRONG_TYPE = { type: ErrorEnvelopeDto, description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv or text/plain' };
 const TOO_LARGE = { type: ErrorEnvelopeDto, description: 'PAYLOAD_TOO_LARGE: the upload is over COHORT_UPLOAD_LIMIT_BYTES (or a JSON body over 4 MiB)' };
 
-/** Uploads: the same route takes JSON or CSV; Swagger shows both bodies. */
-const ApiMemberUpload = (): MethodDecorator => (target, key, descriptor) => {
-  ApiConsumes('application/json', 'text/csv', 'text/plain')(target, key, descriptor);
-  ApiBody({
-    ...MEMBERS_BODY,
-    description: CSV_FORMAT,
-    examples: { ids: MEMBERS_BODY.examples.ids, csv: { summary: 'text/csv', value: CSV_EXAMPLE } },
-  } as never)(target, key, descriptor);
-};
+/** Uploads: the JSON body here; `withCsvMemberBodies` adds the CSV one to the document. */
+const ApiMemberUpload = (): MethodDecorator => ApiBody({ ...MEMBERS_BODY, description: CSV_FORMAT } as never);
+
+const MEMBER_UPLOAD_PATH = /\/cohorts\/\{name\}\/members$/;
+
+/**
+ * The CSV bodies of the member uploads, beside their JSON ones (a decorator can give a
+ * route one schema for all its media types only). Applied to the built document.
+ */
+export function withCsvMemberBodies(document: OpenAPIObject): OpenAPIObject {
+  const csv = { schema: { type: 'string', description: CSV_FORMAT }, example: CSV_EXAMPLE };
+  for (const [path, operations] of Object.entries(document.paths)) {
+    if (!MEMBER_UPLOAD_PATH.test(path)) continue;
+    for (const operation of [operations.post, operations.put]) {
+      const body = operation?.requestBody;
+      if (body && 'content' in body) Object.assign(body.content, { 'text/csv': csv, 'text/plain': csv });
+    }
+  }
+  return document;
+}
 
 /** Cohorts (DESIGN §12), under the admin prefix: static lists of users and rules over the launch's attributes. */
 @ApiTags('Cohorts')
@@ -144,6 +158,7 @@ export class CohortsController {
     description: 'every cohort',
     schema: dataEnvelopeSchema({ type: 'object', properties: { cohorts: { type: 'array', items: COHORT_SCHEMA } } }, { cohorts: [STATIC_RECORD, RULE_RECORD] }),
   })
+  @ApiBadRequestResponse(BAD_TENANT)
   async list(@TenantId() tenantId: string): Promise<DataEnvelope<{ cohorts: CohortRecord[] }>> {
     return dataEnvelope({ cohorts: await this.cohorts.list(tenantId) });
   }
@@ -153,6 +168,7 @@ export class CohortsController {
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({ description: 'the cohort', schema: dataEnvelopeSchema(COHORT_SCHEMA, STATIC_RECORD) })
+  @ApiBadRequestResponse(BAD_TENANT)
   @ApiNotFoundResponse(NOT_FOUND)
   async get(@TenantId() tenantId: string, @Param('name') name: string): Promise<DataEnvelope<CohortRecord>> {
     return dataEnvelope(await this.cohorts.get(tenantId, name));
@@ -201,6 +217,7 @@ export class CohortsController {
   @ApiBadRequestResponse(MEMBER_ERRORS)
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiPayloadTooLargeResponse(TOO_LARGE)
+  @ApiUnsupportedMediaTypeResponse(WRONG_TYPE)
   async addMembers(@TenantId() tenantId: string, @OperatorUser() user: string, @Param('name') name: string, @MemberUploadBody() upload: MemberUpload): Promise<DataEnvelope<MemberChange>> {
     return dataEnvelope(await this.members.add(tenantId, user, name, upload));
   }
@@ -219,6 +236,7 @@ export class CohortsController {
   @ApiBadRequestResponse(MEMBER_ERRORS)
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiPayloadTooLargeResponse(TOO_LARGE)
+  @ApiUnsupportedMediaTypeResponse(WRONG_TYPE)
   async replaceMembers(@TenantId() tenantId: string, @OperatorUser() user: string, @Param('name') name: string, @MemberUploadBody() upload: MemberUpload): Promise<DataEnvelope<MemberChange>> {
     return dataEnvelope(await this.members.replace(tenantId, user, name, upload));
   }
@@ -229,6 +247,7 @@ export class CohortsController {
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
   @ApiBody(MEMBERS_BODY as never)
+  @ApiUnsupportedMediaTypeResponse({ type: ErrorEnvelopeDto, description: 'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json' })
   @ApiOkResponse({ description: 'what changed', schema: dataEnvelopeSchema(CHANGE_SCHEMA.properties!.data, { added: 0, removed: 1, memberCount: 2 }) })
   @ApiBadRequestResponse(MEMBER_ERRORS)
   @ApiNotFoundResponse(NOT_FOUND)

@@ -48,8 +48,9 @@ export function withBodyErrorResponses(document: OpenAPIObject): OpenAPIObject {
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations)) {
       if (operation && typeof operation === 'object' && 'requestBody' in operation && operation.requestBody) {
-        operation.responses['413'] = errorResponse('PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)');
-        operation.responses['415'] = errorResponse('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json');
+        // A route that documents its own (e.g. CSV uploads with their own limit) keeps it.
+        operation.responses['413'] ??= errorResponse('PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)');
+        operation.responses['415'] ??= errorResponse('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json');
       }
     }
   }
