@@ -33,6 +33,7 @@ describe('loadAppConfig', () => {
       shutdownTimeoutMs: 10_000,
       adminRateLimitPerMinute: 0,
       sdkRateLimitPerMinute: 0,
+      cohortUploadLimitBytes: 268435456,
     });
   });
 
@@ -66,6 +67,7 @@ describe('loadAppConfig', () => {
       SHUTDOWN_TIMEOUT_MS: '500',
       RATE_LIMIT_ADMIN_PER_MINUTE: '600',
       RATE_LIMIT_SDK_PER_MINUTE: '60',
+      COHORT_UPLOAD_LIMIT_BYTES: '1048576',
     });
     expect(config).toEqual({
       port: 8080,
@@ -87,6 +89,7 @@ describe('loadAppConfig', () => {
       shutdownTimeoutMs: 500,
       adminRateLimitPerMinute: 600,
       sdkRateLimitPerMinute: 60,
+      cohortUploadLimitBytes: 1048576,
     });
   });
 
@@ -120,6 +123,7 @@ describe('loadAppConfig', () => {
     ['SHUTDOWN_TIMEOUT_MS', 'x'],
     ['RATE_LIMIT_ADMIN_PER_MINUTE', '-1'],
     ['RATE_LIMIT_SDK_PER_MINUTE', 'many'],
+    ['COHORT_UPLOAD_LIMIT_BYTES', '100'],
   ])('refuses %s=%p with a message naming the variable', (variable, value) => {
     const error = failure({ [variable]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
