@@ -70,7 +70,7 @@ export class CtasService {
         });
         const id = Number(inserted.identifiers[0].id);
         await this.writeTags(manager, tenantId, id, fields.tags);
-        await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility);
+        await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: false });
         return id;
       });
     } catch (error) {
@@ -125,7 +125,7 @@ export class CtasService {
       );
       await manager.delete(CtaTagEntity, { tenantId, ctaId: id });
       await this.writeTags(manager, tenantId, id, fields.tags);
-      await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility);
+      await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: true });
     });
   }
 
