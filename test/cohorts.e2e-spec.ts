@@ -92,6 +92,7 @@ eachDatabase('Cohorts admin API', (database) => {
 
       expect((await api.delete('/engine/cohorts/old:app.versions_1', cohorts.headers())).body).toEqual({ data: null });
       expect(await cohorts.get('old:app.versions_1')).toMatchObject({ status: 404, body: errorBody('COHORT_NOT_FOUND', "cohort 'old:app.versions_1' does not exist") });
+      expect(await api.delete('/engine/cohorts/old:app.versions_1', cohorts.headers())).toMatchObject({ status: 404, body: errorBody('COHORT_NOT_FOUND') });
     });
 
     it('refuses a taken name with COHORT_DUPLICATE_NAME, exactly (case-sensitive)', async () => {

@@ -38,20 +38,32 @@ async function run(manager: EntityManager, sql: string, parameters: unknown[]): 
 
 /** Inserts `userIds` into the generation, skipping ids it already holds; answers how many were new. */
 export async function insertMembers(manager: EntityManager, target: Generation, userIds: readonly string[]): Promise<number> {
-  const ignore = isSqlite(manager) ? 'INSERT OR IGNORE' : 'INSERT IGNORE';
+  if (isSqlite(manager)) {
+    // One statement whatever the count: the ids as one JSON parameter (SQLite's json_each).
+    const sql = 'INSERT OR IGNORE INTO cohort_members (tenant_id, cohort_id, generation, user_id) SELECT ?, ?, ?, value FROM json_each(?)';
+    return (await run(manager, sql, [target.tenantId, target.cohortId, target.generation, JSON.stringify(userIds)])).affected;
+  }
   let inserted = 0;
   for (let start = 0; start < userIds.length; start += INSERT_ROWS) {
     const chunk = userIds.slice(start, start + INSERT_ROWS);
     const parameters: unknown[] = [];
     for (const userId of chunk) parameters.push(target.tenantId, target.cohortId, target.generation, userId);
     const rows = new Array(chunk.length).fill('(?, ?, ?, ?)').join(', ');
-    inserted += (await run(manager, `${ignore} INTO cohort_members (tenant_id, cohort_id, generation, user_id) VALUES ${rows}`, parameters)).affected;
+    inserted += (await run(manager, `INSERT IGNORE INTO cohort_members (tenant_id, cohort_id, generation, user_id) VALUES ${rows}`, parameters)).affected;
   }
   return inserted;
 }
 
-/** Deletes `userIds` from the generation; answers how many were there. */
+/**
+ * Deletes `userIds` from the generation; answers how many were there. On SQLite in one
+ * statement (never seen half done on its one shared connection); on MySQL in chunks of the
+ * caller's transaction.
+ */
 export async function deleteMembers(manager: EntityManager, target: Generation, userIds: readonly string[]): Promise<number> {
+  if (isSqlite(manager)) {
+    const sql = 'DELETE FROM cohort_members WHERE tenant_id = ? AND cohort_id = ? AND generation = ? AND user_id IN (SELECT value FROM json_each(?))';
+    return (await run(manager, sql, [target.tenantId, target.cohortId, target.generation, JSON.stringify(userIds)])).affected;
+  }
   let deleted = 0;
   for (let start = 0; start < userIds.length; start += INSERT_ROWS) {
     const chunk = userIds.slice(start, start + INSERT_ROWS);
