@@ -128,6 +128,9 @@ eachDatabase('Example gateway hosting the module', (database) => {
     expect((await api.post(`${ADMIN}/cohorts`, { name: 'testers', kind: 'static' }, admin())).status).toBe(200);
     const upload = await api.request('PUT', `${ADMIN}/cohorts/testers/members`, { body: 'userId\n8\n9\n', headers: admin({ 'content-type': 'text/csv' }) });
     expect(upload.body).toEqual({ data: { added: 2, removed: 0, memberCount: 2 } });
+    // The gateway's Fastify parses text/plain itself: the route reads that string.
+    const plain = await api.request('POST', `${ADMIN}/cohorts/testers/members`, { body: '9\n10\n', headers: admin({ 'content-type': 'text/plain' }) });
+    expect(plain.body).toEqual({ data: { added: 1, removed: 0, memberCount: 3 } });
     expect((await api.post(`${ADMIN}/cohorts`, { name: 'app-5', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverGte', value: '5' }] } }, admin())).status).toBe(200);
     const premiumTesters = await liveCta({ includes: [PREMIUM_COHORT], excludes: ['testers'] });
     const testersOnApp5 = await liveCta({ includes: ['testers'], excludes: [PREMIUM_COHORT] });
@@ -137,5 +140,6 @@ eachDatabase('Example gateway hosting the module', (database) => {
     expect(await launchedIds('7')).toEqual([premiumTesters, app5].sort());
     expect(await launchedIds('8')).toEqual([app5]);
     expect(await launchedIds('9')).toEqual([testersOnApp5, app5].sort());
+    expect(await launchedIds('10')).toEqual([testersOnApp5, app5].sort());
   });
 });

@@ -47,7 +47,7 @@ export function jsonUserIds(body: unknown): string[] {
  * one id per line, an optional first line `userId`, blank lines ignored, lines numbered
  * from 1 (the header line included).
  */
-export async function* csvUserIds(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
+export async function* csvUserIds(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<string[]> {
   const decoder = new StringDecoder('utf8');
   let batch: string[] = [];
   let lineNumber = 0;

@@ -59,12 +59,16 @@ export function registerMemberUploads(fastify: FastifyInstance, uploadLimitBytes
   });
 }
 
-/** A member body: the parsed JSON, or the text stream of a CSV upload. */
-export type MemberUpload = { kind: 'json'; body: unknown } | { kind: 'csv'; stream: AsyncIterable<Buffer> };
+/** The text of a CSV upload: the stream, or (in a host parsing text/plain itself) the whole string. */
+export type CsvText = AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
+
+/** A member body: the parsed JSON, or the text of a CSV upload. */
+export type MemberUpload = { kind: 'json'; body: unknown } | { kind: 'csv'; stream: CsvText };
 
 /** The body of a member route as a `MemberUpload`. */
 export const MemberUploadBody = createParamDecorator((_: unknown, context: ExecutionContext): MemberUpload => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   const mediaType = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  return STREAMED_MEDIA_TYPES.includes(mediaType) ? { kind: 'csv', stream: request.body as AsyncIterable<Buffer> } : { kind: 'json', body: request.body };
+  if (!STREAMED_MEDIA_TYPES.includes(mediaType)) return { kind: 'json', body: request.body };
+  return { kind: 'csv', stream: typeof request.body === 'string' ? [request.body] : (request.body as CsvText) };
 });
