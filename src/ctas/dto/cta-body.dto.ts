@@ -74,6 +74,15 @@ export class CreateCtaDto extends CtaFieldsDto {
   name: string;
 }
 
+/** `POST /ctas/validate`: a create body whose name may be left out. */
+export class ValidateCtaDto extends CtaFieldsDto {
+  @ApiPropertyOptional({ example: 'first-purchase-reminder', minLength: 1, maxLength: 255, description: 'When sent, checked as create checks it (unique per tenant)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  name?: string;
+}
+
 export class UpdateCtaDto extends CtaFieldsDto {
   /** The name is fixed at creation (DESIGN §4): any `name` in an update body is rejected. */
   @Equals(undefined, { message: 'name cannot be changed on update' })
