@@ -11,6 +11,6 @@ import { TestCtasService } from './test-ctas.service';
 @Module({
   imports: [CatalogueModule, CohortsModule, EventsModule],
   providers: [CtasService, CtaListingService, TestCtasService, CtaValidationService],
-  exports: [CtasService, CtaListingService, TestCtasService],
+  exports: [CtasService, CtaListingService, TestCtasService, CtaValidationService],
 })
 export class CtasModule {}
