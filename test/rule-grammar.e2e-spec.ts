@@ -1,4 +1,6 @@
 import type { DataSource } from 'typeorm';
+import { BehaviourTagCtaEntity } from '../src/behaviour-tags/behaviour-tag-cta.entity';
+import { BehaviourTagEntity } from '../src/behaviour-tags/behaviour-tag.entity';
 import { CtaEntity } from '../src/ctas/cta.entity';
 import { ctaBody, CtaClient } from './cta-fixtures';
 import { dataSourceOf } from './database-contents';
@@ -322,7 +324,7 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
     const legacyRule = (): Rule =>
       withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter = [{ propertyName: 'source', comparisonType: 'EQUALS', comparisonValue: 'home' }]));
 
-    it('still read, list, change status and launch; an update must send a valid rule', async () => {
+    it('still read, list, change status and launch, with their tag; an update must send a valid rule', async () => {
       const ctas = tenant('legacy');
       const now = api.clock.now();
       const { identifiers } = await dataSource.getRepository(CtaEntity).insert({
@@ -342,6 +344,20 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
         lastUpdatedBy: null,
       });
       const id = Number(identifiers[0].id);
+      // And a tag with a pair devices do not understand, as the old examples wrote it.
+      const legacyRelation = { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [String(id)] } };
+      await dataSource.getRepository(BehaviourTagEntity).insert({
+        tenantId: ctas.tenantId,
+        name: 'old-tag',
+        description: null,
+        exposureRule: examples.tag.exposureRule as never,
+        ctaRelation: legacyRelation as never,
+        createdAt: now,
+        createdBy: 'ops@example.com',
+        lastUpdatedAt: null,
+        lastUpdatedBy: null,
+      });
+      await dataSource.getRepository(BehaviourTagCtaEntity).insert({ tenantId: ctas.tenantId, ctaId: id, tagName: 'old-tag' });
       expect((await ctas.get(id)).rule).toEqual({ ...legacyRule(), ctaValidTill: null });
       expect((await ctas.list()).body.data.ctas.map((cta: { id: number }) => cta.id)).toEqual([id]);
       expect((await ctas.status(id, 'live')).status).toBe(200);
@@ -349,7 +365,12 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
       expect(launched.body.data.ctas.map((cta: { ctaId: string; rule: Rule }) => [cta.ctaId, cta.rule.stateTransition])).toEqual([
         [String(id), legacyRule().stateTransition],
       ]);
+      expect(launched.body.data.behaviourTags).toEqual([
+        { behaviourTagName: 'old-tag', exposureRule: { ...examples.tag.exposureRule, ctasResetAt: [] }, ctaRelation: { ...legacyRelation, activeCtas: [] } },
+      ]);
       expect((await ctas.status(id, 'pause')).status).toBe(200);
+      const { behaviourTagName: _name, ...tagUpdate } = { ...examples.tag, linkedCtas: [id], ctaRelation: legacyRelation };
+      expect((await api.put('/engine/behaviour-tags/old-tag', tagUpdate, ctas.headers())).body).toEqual(errorBody('CAMPAIGN_INVALID', expect.stringMatching(/^ctaRelation: shownCta ANY with hideCta LIST /)));
       const refused = await ctas.update(id, { rule: legacyRule() });
       expect(refused.body).toEqual(
         errorBody('INVALID_REQUEST', `${FIRST}.filters.filter[0].propertyType: nothing is not one of string, number, boolean`),
