@@ -311,6 +311,17 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
       });
     });
 
+    it("answers each example of the OpenAPI document as the document's answer examples say, on an empty tenant", async () => {
+      const operation = (await api.get('/docs-json')).body.paths['/engine/ctas/validate'].post;
+      const bodies = operation.requestBody.content['application/json'].examples;
+      const answers = operation.responses['200'].content['application/json'].examples;
+      expect(Object.keys(bodies).sort()).toEqual(Object.keys(answers).sort());
+      for (const name of Object.keys(bodies)) {
+        const res = await validate(`validate-docs-${name}`, bodies[name].value);
+        expect({ name, body: res.body }).toEqual({ name, body: answers[name].value });
+      }
+    });
+
     it('refuses a body that is not an object, and is not taken for a CTA id', async () => {
       const res = await validate('validate-shape', [ctaBody()]);
       expect(res.body).toEqual(errorBody('INVALID_REQUEST', 'the body must be a JSON object: a CTA create body (name optional)'));

@@ -104,7 +104,10 @@ const VALIDATION_EXAMPLES = {
       data: {
         valid: true,
         errors: [],
-        warnings: [{ path: 'rule.stateTransition.store_opened', message: 'event "store_opened" is not in the tenant\'s event definitions' }],
+        warnings: [
+          { path: 'rule.stateTransition.store_opened', message: 'event "store_opened" is not in the tenant\'s event definitions' },
+          { path: 'rule.cohortEligibility.excludes[0]', message: '"paying_users" is not a cohort of the tenant: no user is in it' },
+        ],
       },
     },
   },
@@ -120,6 +123,7 @@ const VALIDATION_EXAMPLES = {
         warnings: [
           { path: 'rule.stateTransition.store_opened', message: 'event "store_opened" is not in the tenant\'s event definitions' },
           { path: 'rule.stateToAction.2', message: 'state "2" is never reached: no transition leads to it from "0"' },
+          { path: 'rule.cohortEligibility.excludes[0]', message: '"paying_users" is not a cohort of the tenant: no user is in it' },
         ],
       },
     },
