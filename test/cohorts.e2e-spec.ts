@@ -196,6 +196,23 @@ eachDatabase('Cohorts admin API', (database) => {
       });
     });
 
+    it("lets the validate endpoint warn only about names that are not the tenant's cohorts", async () => {
+      const cohorts = new CohortClient(api);
+      await cohorts.create({ name: 'beta-testers', kind: 'static' });
+      await cohorts.create({ name: 'old-app-versions', kind: 'rule', rule: BELOW_5_2 });
+      const rule = { ...examples.rule(), cohortEligibility: { includes: ['all', 'beta-testers', 'premium'], excludes: ['old-app-versions', 'bad name'] } };
+      const response = await api.post('/engine/ctas/validate', { description: 'e2e', tags: [], team: 'growth', rule }, cohorts.headers());
+      expect(response.status).toBe(200);
+      const cohortWarnings = response.body.data.warnings.filter((warning: { path: string }) => warning.path.startsWith('rule.cohortEligibility'));
+      expect(cohortWarnings).toEqual([
+        { path: 'rule.cohortEligibility.includes[2]', message: '"premium" is not a cohort of the tenant: no user is in it' },
+        { path: 'rule.cohortEligibility.excludes[1]', message: '"bad name" is not a cohort of the tenant: no user is in it' },
+      ]);
+      // Another tenant's cohorts are not this one's.
+      const other = await api.post('/engine/ctas/validate', { description: 'e2e', tags: [], team: 'growth', rule }, new CohortClient(api).headers());
+      expect(other.body.data.warnings.filter((warning: { path: string }) => warning.path.startsWith('rule.cohortEligibility'))).toHaveLength(4);
+    });
+
     it('keeps tenants apart', async () => {
       const a = new CohortClient(api);
       const b = new CohortClient(api);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
+import { COHORT_DIRECTORY, TenantCohortDirectory } from './cohort-directory';
 import { CohortMembersService } from './cohort-members.service';
 import { CohortMembershipStore } from './cohort-membership.store';
 import { COHORT_PROVIDER } from './cohort-provider';
@@ -9,7 +10,8 @@ import { UserCohortsService } from './user-cohorts.service';
 
 /**
  * Cohorts (DESIGN §12): the admin services (`CohortsController` is mounted under the admin
- * prefix), the launch's cohort step, and the `CohortProvider` port bound to the module option.
+ * prefix), the launch's cohort step, the `CohortProvider` port bound to the module option,
+ * and the `CohortDirectory` (the tenant's cohort names, for the validate endpoint's warnings).
  */
 @Module({
   imports: [CatalogueModule],
@@ -19,11 +21,12 @@ import { UserCohortsService } from './user-cohorts.service';
       useFactory: (settings: OrchestrationSettings) => settings.cohortProvider,
       inject: [ORCHESTRATION_SETTINGS],
     },
+    { provide: COHORT_DIRECTORY, useClass: TenantCohortDirectory },
     CohortsService,
     CohortMembersService,
     CohortMembershipStore,
     UserCohortsService,
   ],
-  exports: [COHORT_PROVIDER, CohortsService, CohortMembersService, UserCohortsService],
+  exports: [COHORT_PROVIDER, COHORT_DIRECTORY, CohortsService, CohortMembersService, UserCohortsService],
 })
 export class CohortsModule {}
