@@ -31,9 +31,9 @@ export type CohortCondition =
 export type CohortRule = { all: CohortCondition[] } | { any: CohortCondition[] };
 
 
-export const MAX_RULE_DEPTH = 3;
-export const MAX_RULE_CONDITIONS = 100;
-export const MAX_RULE_VALUES = 1000;
+const MAX_RULE_DEPTH = 3;
+const MAX_RULE_CONDITIONS = 100;
+const MAX_RULE_VALUES = 1000;
 const MAX_STRING_LENGTH = 255;
 const MAX_PROBLEMS = 20;
 

@@ -59,6 +59,3 @@ export class CohortTargeting {
     return cohorts;
   }
 }
-
-/** A catalogue without cohort definitions: only `all` and the host's cohorts. */
-export const NO_COHORT_TARGETING = new CohortTargeting([], new Set());

@@ -9,9 +9,9 @@ import { parseLong } from '../common/long-id';
  */
 
 /** The most ids one JSON body may carry; longer lists go as CSV. */
-export const MAX_JSON_USER_IDS = 100_000;
+const MAX_JSON_USER_IDS = 100_000;
 /** A CSV upload's ids arrive in batches of this many (one multi-row insert each). */
-export const CSV_BATCH_SIZE = 1000;
+const CSV_BATCH_SIZE = 1000;
 /** The optional first line of a CSV upload. */
 const CSV_HEADER = 'userid';
 

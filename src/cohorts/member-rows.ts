@@ -6,7 +6,7 @@ import type { EntityManager } from 'typeorm';
  */
 
 /** Rows per multi-row INSERT (4 parameters each: well inside both databases' limits). */
-export const INSERT_ROWS = 1000;
+const INSERT_ROWS = 1000;
 /** Rows per statement when a step walks a whole generation on MySQL (each statement stays well inside the query timeout). */
 const RANGE_ROWS = 20_000;
 /** Rows per DELETE when an obsolete generation is purged, so no statement holds the database long. */

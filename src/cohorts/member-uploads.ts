@@ -13,9 +13,9 @@ import { ErrorCode } from '../common/error-code';
 /** Default of COHORT_UPLOAD_LIMIT_BYTES: 256 MiB. */
 export const DEFAULT_COHORT_UPLOAD_LIMIT_BYTES = 256 * 1024 * 1024;
 /** A JSON member body: 100,000 ids of up to 20 characters, quoted, with room for spacing. */
-export const MEMBERS_JSON_LIMIT_BYTES = 4 * 1024 * 1024;
+const MEMBERS_JSON_LIMIT_BYTES = 4 * 1024 * 1024;
 
-export const STREAMED_MEDIA_TYPES = ['text/csv', 'text/plain'];
+const STREAMED_MEDIA_TYPES = ['text/csv', 'text/plain'];
 const MEMBERS_ROUTE = /\/cohorts\/:name\/members$/;
 const STREAMED_METHODS = ['POST', 'PUT'];
 
