@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The service's Prometheus metrics, on a registry of its own so a host can
@@ -69,6 +69,18 @@ export class MetricsService {
   schedulerJobRan(job: string, succeeded: boolean, seconds: number): void {
     this.schedulerRuns.inc({ job, outcome: succeeded ? 'success' : 'failure' });
     this.jobDuration.observe({ job }, seconds);
+  }
+
+  /** Reports `size()` as the number of tenants in the catalogue cache at each scrape. */
+  watchCatalogueCache(size: () => number): void {
+    new Gauge({
+      name: 'cta_catalogue_cache_tenants',
+      help: 'Tenants whose SDK catalogue this instance holds (at most CATALOGUE_CACHE_MAX_TENANTS)',
+      registers: [this.registry],
+      collect() {
+        this.set(size());
+      },
+    });
   }
 
   stateTruncated(reason: 'machines_per_cta' | 'user_state_bytes', entries: number): void {

@@ -67,6 +67,7 @@ export class CatalogueCacheService {
   ) {
     this.slots = new LRUCache({ max: settings.catalogueCacheMaxTenants });
     revisions.onChange((tenantId) => this.invalidate(tenantId));
+    metrics.watchCatalogueCache(() => this.slots.size);
   }
 
   /** Tenants held now (at most `catalogueCacheMaxTenants`). */
