@@ -1,5 +1,5 @@
 import { dataSourceOf } from './database-contents';
-import { eachDatabase, TestApp } from './harness';
+import { eachDatabase, TEST_DATABASES, TestApp } from './harness';
 import { AdminCatalogue, EXAMPLE_TIME, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const LAUNCH = '/cta/active/state-machines/';
@@ -90,5 +90,26 @@ eachDatabase('bounded per-user state (DESIGN §11)', (database) => {
     expect(truncations(await metrics(), 'user_state_bytes') - before).toBe(200 - keptIndexes.length);
     // A launch for the user stays a normal answer.
     expect((await launch(catalogue.tenantId, '3')).status).toBe(200);
+  });
+});
+
+const describeOnMysql = TEST_DATABASES.includes('mysql') ? describe : describe.skip;
+
+describeOnMysql('a database error that is not an outage [mysql]', () => {
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await TestApp.start('mysql', { BODY_LIMIT_BYTES: String(40 * 1024 * 1024) });
+  });
+  afterAll(() => api.close());
+
+  it('answers a write over the server packet limit with 500 INTERNAL_ERROR, without Retry-After (a retry cannot succeed)', async () => {
+    const [{ packetLimit }] = await dataSourceOf(api).query('SELECT @@max_allowed_packet AS packetLimit');
+    const response = await api.post(
+      '/engine/nudge/preview/',
+      { id: 'huge', template: 'x'.repeat(Number(packetLimit) + 1024), ttl: 60 },
+      { 'x-tenant-id': 'packet', user: 'ops@example.com' },
+    );
+    expect([response.status, response.body.error?.code, response.headers['retry-after']]).toEqual([500, 'INTERNAL_ERROR', undefined]);
   });
 });
