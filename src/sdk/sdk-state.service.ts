@@ -19,6 +19,7 @@ import {
   StateLimits,
   Truncation,
   UserState,
+  withinLimits,
 } from './user-state';
 import { UserStateStore } from './user-state.store';
 
@@ -127,13 +128,13 @@ export class SdkStateService {
       ? await this.catalogueCache.revalidated(tenantId, mark)
       : cached;
     const now = this.clock.now();
-    const pruned = pruneUserState(state, catalogue, now);
+    if (!pruneUserState(state, catalogue, now) && withinLimits(state, stored.json, this.limits)) {
+      return { state, catalogue };
+    }
     const { json, truncations } = boundUserState(state, this.limits);
-    if (pruned || truncations.length > 0) {
-      // A lost race here only means a merge stored a newer document, which it pruned itself.
-      if (await this.store.write(tenantId, userId, json, stored.version, now)) {
-        this.reportTruncations(tenantId, userId, truncations);
-      }
+    // A lost race here only means a merge stored a newer document, which it pruned itself.
+    if (await this.store.write(tenantId, userId, json, stored.version, now)) {
+      this.reportTruncations(tenantId, userId, truncations);
     }
     return { state, catalogue };
   }

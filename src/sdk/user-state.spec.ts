@@ -12,6 +12,7 @@ import {
   StateCatalogue,
   stateMachinesJson,
   UserState,
+  withinLimits,
 } from './user-state';
 
 const NOW = 1_800_000_000_000;
@@ -242,5 +243,15 @@ describe('dropsOnCatalogueWord', () => {
     expect(dropsOnCatalogueWord(stored, none, catalogue, NOW)).toBe(false);
     stored.ctas.set('99', { activeStateMachines: new Map(), resetAt: [1], actionDoneAt: [] });
     expect(dropsOnCatalogueWord(stored, none, catalogue, NOW)).toBe(true);
+  });
+});
+
+describe('withinLimits', () => {
+  it('measures the bytes of the document and the machines of each CTA', () => {
+    const state = stateWith({ a: machine('1', NOW), b: machine('1', NOW) });
+    const json = serializeUserState(state);
+    expect(withinLimits(state, json, { maxMachinesPerCta: 2, maxUserStateBytes: Buffer.byteLength(json) })).toBe(true);
+    expect(withinLimits(state, json, { maxMachinesPerCta: 1, maxUserStateBytes: 100_000 })).toBe(false);
+    expect(withinLimits(state, json, { maxMachinesPerCta: 2, maxUserStateBytes: Buffer.byteLength(json) - 1 })).toBe(false);
   });
 });

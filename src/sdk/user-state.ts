@@ -210,6 +210,13 @@ export interface Truncation {
   dropped: number;
 }
 
+/** Whether a stored document (`json`, parsed as `state`) is within `limits` as it is: the launch's cheap check. */
+export function withinLimits(state: UserState, json: string, limits: StateLimits): boolean {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: most documents pass without being measured.
+  const fits = json.length * 3 <= limits.maxUserStateBytes || Buffer.byteLength(json) <= limits.maxUserStateBytes;
+  return fits && [...state.ctas.values()].every((cta) => cta.activeStateMachines.size <= limits.maxMachinesPerCta);
+}
+
 /** Oldest first: by `lastTransitionAt`, then `createdAt`. */
 const byAge = (a: StateMachine, b: StateMachine): number => a.lastTransitionAt - b.lastTransitionAt || a.createdAt - b.createdAt;
 
