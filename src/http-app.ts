@@ -51,7 +51,9 @@ function securityHeaders(): Record<string, string> {
     setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
     removeHeader: (name: string) => void delete headers[name.toLowerCase()],
   };
-  helmet({ contentSecurityPolicy: SWAGGER_UI_CSP })({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  // No Cross-Origin-Opener-Policy: browsers ignore it on plain HTTP from any address but loopback and
+  // log an error on every page of the console there; the service's other answers are JSON, not pages.
+  helmet({ contentSecurityPolicy: SWAGGER_UI_CSP, crossOriginOpenerPolicy: false })({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
   return headers;
 }
 

@@ -28,7 +28,7 @@ export class CtaStatusController {
       'Of concurrent conflicting changes exactly one succeeds. The request body is ignored.',
   })
   @ApiParam({ name: 'ctaId', description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`, example: String(FLOW_CTA_ID) })
-  @ApiParam({ name: 'action', enum: STATUS_ACTIONS, example: 'live', description: 'live takes the CTA to devices; the others as above' })
+  @ApiParam({ name: 'action', schema: { type: 'string', enum: [...STATUS_ACTIONS], example: 'live' }, description: 'live takes the CTA to devices; the others as above' })
   @ApiOkResponse({ description: 'changed', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequest(
     'CTA_STATUS_INVALID: the action is not live, pause, schedule, conclude or terminate; CTA_ID_INVALID: no such CTA (or a test CTA); ' +
