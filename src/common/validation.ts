@@ -58,7 +58,7 @@ const isWhollyWrong = (error: ValidationError): boolean =>
   TYPE_CONSTRAINTS.some((name) => error.constraints?.[name] !== undefined && !error.constraints[name].startsWith('each value in '));
 
 /** Every problem class-validator found, each with its full path: "rule must be an object", "events[0].eventName is required". */
-export function validationProblems(errors: readonly ValidationError[], parentPath = ''): string[] {
+function validationProblems(errors: readonly ValidationError[], parentPath = ''): string[] {
   return errors.flatMap((error) => {
     const path = childPath(parentPath, error.property);
     const own = fieldProblems(error, path);
