@@ -174,7 +174,7 @@ eachDatabase('behaviour tags', (database) => {
 
     it.each<[string, (body: Record<string, any>) => unknown, string]>([
       ['no body fields', () => ({}), 'behaviourTagName'],
-      ['an array body', () => [], 'behaviourTagName'],
+      ['an array body', () => [], 'the body must be a JSON object'],
       ['an empty name', (b) => ({ ...b, behaviourTagName: '' }), 'behaviourTagName must be longer than or equal to 1'],
       ['a long name', (b) => ({ ...b, behaviourTagName: 'n'.repeat(256) }), 'behaviourTagName must be shorter than or equal to 255'],
       ['no exposureRule', (b) => ({ ...b, exposureRule: undefined }), 'exposureRule'],
