@@ -4,7 +4,7 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock, describeInstant } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { problemsMessage } from '../common/validation';
+import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
 import { EDITABLE_STATUSES } from '../cta-status/cta-transitions';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
@@ -13,7 +13,7 @@ import { InjectSettings, OrchestrationSettings } from '../orchestration-options'
 import { parseCtaId, unknownCta } from './cta-id';
 import { loadCtaLinks } from './cta-links';
 import { CtaRecord, toCtaRecord } from './cta-record';
-import { validateCtaRule } from './cta-rule';
+import { checkCtaRule } from './cta-rule';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
 import type { CtaRule } from './cta.types';
@@ -21,8 +21,8 @@ import type { CreateCtaDto, CtaFieldsDto, UpdateCtaDto } from './dto/cta-body.dt
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const endAfterStartProblem = (startTime: number, endTime: number): string | null =>
-  endTime > startTime ? null : `endTime ${describeInstant(endTime)} must be after startTime ${describeInstant(startTime)}`;
+const endAfterStartProblem = (startTime: number, endTime: number): Problem | null =>
+  endTime > startTime ? null : { path: 'endTime', message: `must be after startTime ${describeInstant(startTime)}, not ${describeInstant(endTime)}` };
 
 /** A create or update body after validation: what gets written. */
 interface CtaFields {
@@ -106,7 +106,7 @@ export class CtasService {
       const endTime = body.endTime === undefined ? current.endTime : body.endTime;
       const order = startTime !== null && endTime !== null ? endAfterStartProblem(startTime, endTime) : null;
       if (order) {
-        throw invalidRequest(order);
+        throw invalidRequest(fieldProblemsText([order]));
       }
       await manager.update(
         CtaEntity,
@@ -135,44 +135,43 @@ export class CtasService {
     return toCtaRecord(cta, await loadCtaLinks(this.dataSource.manager, tenantId, [id]));
   }
 
-  /**
-   * The fields create and update share, validated (the DTO checked their types): the rule's
-   * problems and the times' in one message.
-   */
-  private validFields(body: CtaFieldsDto, now: number): CtaFields {
-    const problems = this.timeProblems(body, now);
-    let rule: CtaRule | undefined;
-    try {
-      rule = validateCtaRule(body.rule, ErrorCode.INVALID_REQUEST);
-    } catch (error) {
-      if (!(error instanceof DomainError)) {
-        throw error;
-      }
-      problems.unshift(error.message);
-    }
-    if (problems.length > 0 || !rule) {
-      throw invalidRequest(problemsMessage(problems));
-    }
-    return { tags: [...new Set(body.tags)], team: body.team, rule };
+  /** Whether the tenant has a (non-test) CTA of exactly this name. */
+  async nameTaken(tenantId: string, name: string): Promise<boolean> {
+    return this.dataSource.manager.exists(CtaEntity, { where: { tenantId, isTest: false, name } });
   }
 
   /** Each time sent must lie in [now - tolerance, now + horizon], and endTime after startTime (DESIGN §5). */
-  private timeProblems(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now: number): string[] {
+  timeProblems(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now = this.clock.now()): Problem[] {
     const { ctaTimeToleranceMs, ctaTimeHorizonDays } = this.settings;
     const earliest = now - ctaTimeToleranceMs;
     const latest = now + ctaTimeHorizonDays * DAY_MS;
-    const problems: string[] = [];
+    const problems: Problem[] = [];
     for (const field of ['startTime', 'endTime'] as const) {
       const time = body[field];
       if (typeof time === 'number' && (time < earliest || time > latest)) {
-        problems.push(
-          `${field} ${describeInstant(time)} is ${time < earliest ? 'in the past' : 'too far ahead'}: it must lie between ` +
-            `${describeInstant(earliest)} (now - ${ctaTimeToleranceMs} ms) and ${describeInstant(latest)} (now + ${ctaTimeHorizonDays} days)`,
-        );
+        problems.push({
+          path: field,
+          message:
+            `must lie between ${describeInstant(earliest)} (now - ${ctaTimeToleranceMs} ms) and ${describeInstant(latest)} ` +
+            `(now + ${ctaTimeHorizonDays} days), not ${describeInstant(time)}, ${time < earliest ? 'in the past' : 'too far ahead'}`,
+        });
       }
     }
     const order = typeof body.startTime === 'number' && typeof body.endTime === 'number' ? endAfterStartProblem(body.startTime, body.endTime) : null;
     return order ? [...problems, order] : problems;
+  }
+
+  /**
+   * The fields create and update share, validated (the DTO checked their types): every problem of
+   * the rule and of the times in one message.
+   */
+  private validFields(body: CtaFieldsDto, now: number): CtaFields {
+    const { rule, problems } = checkCtaRule(body.rule);
+    const times = this.timeProblems(body, now);
+    if (rule === null || problems.length > 0 || times.length > 0) {
+      throw invalidRequest([joinProblems(problems), fieldProblemsText(times)].filter(Boolean).join('; '));
+    }
+    return { tags: [...new Set(body.tags)], team: body.team, rule };
   }
 
   private async writeTags(manager: EntityManager, tenantId: string, ctaId: number, tags: string[]): Promise<void> {

@@ -11,9 +11,12 @@ export const RuleProperty = (): PropertyDecorator =>
     additionalProperties: true,
     example: RULE_EXAMPLE,
     description:
-      'CTA rule, as devices run it: states are decimal integer strings ("0" the first), `stateTransition` maps event → state → ' +
-      'conditions, `stateToAction` maps states to `actions[].actionId`. Unknown keys are kept as sent; `frequency.lifespan` ' +
-      'is accepted for `lifeSpan`; `ctaValidTill` is derived (endTime) and ignored when sent.',
+      'CTA rule, evaluated by the mobile SDK on the device: the grammar and what devices do with each part are in ' +
+      'docs/rule-reference.md (in the repository and the package). States are decimal integer strings ("0" initial; ' +
+      'transitionTo may be an integer); filter comparisons carry propertyType (string: =, !=; number: =, >, <, >=, <=; ' +
+      'boolean: =); actions have a unique actionId and a type NUDGE_UI, POPUP, NUDGE_ACTION or TOOLTIP; devices evaluate ' +
+      'the LOWEST priority first. Every problem is named at its JSON path; POST /ctas/validate checks a body without saving it. ' +
+      'Unknown keys are kept as sent; `frequency.lifespan` is accepted for `lifeSpan`; `ctaValidTill` is derived (endTime) and ignored when sent.',
   });
 
 /** Each tag is a link row; operators use a handful per CTA. */
@@ -62,6 +65,15 @@ export class CreateCtaDto extends CtaFieldsDto {
   @IsString()
   @Length(1, 255)
   name: string;
+}
+
+/** `POST /ctas/validate`: a create body whose name may be left out. */
+export class ValidateCtaDto extends CtaFieldsDto {
+  @ApiPropertyOptional({ example: 'first-purchase-reminder', minLength: 1, maxLength: 255, description: 'When sent, checked as create checks it (unique per tenant)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  name?: string;
 }
 
 export class UpdateCtaDto extends CtaFieldsDto {
