@@ -117,6 +117,15 @@ eachDatabase('Validation messages', (database) => {
     );
   });
 
+  it('names wrong fields, rule problems and time problems of one body together', async () => {
+    const past = api.clock.now() - 3 * MINUTE;
+    const body = { name: 123, tags: 'onboarding', team: 'growth', rule: { ...rule, priority: 'high' }, startTime: past };
+    const { message } = (await refusal('/engine/ctas', body)).error;
+    expect(message).toMatch(/^name must be a string; tags must be an array; rule\.priority: [^;]+; startTime must lie between .*, not \S+Z \(\d+\), in the past$/);
+    const test = { userIds: 5, expiresInMinutes: 60, rule: { ...rule, priority: 'high' } };
+    expect(await refusal('/engine/ctas/test/create', test)).toEqual(errorBody('CTA_CREATION_ERROR', expect.stringMatching(/^userIds must be an array; rule\.priority: [^;]+$/)));
+  });
+
   it('answers a time beyond any date with a 400 naming it, not a 500', async () => {
     const { message } = (await refusal('/engine/ctas', { name: 'far', tags: [], team: 'growth', rule, endTime: 1e17 })).error;
     expect(message).toMatch(/^endTime must lie between .*, not 100000000000000000 \(beyond any date\), too far ahead$/);

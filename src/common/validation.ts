@@ -6,7 +6,7 @@ import { fieldProblemsText, validationProblems } from './problems';
 /** "name must be a string; tags must be an array; rule is required": every problem of a body, in one message (DESIGN §22). */
 export const describeValidationErrors = (errors: readonly ValidationError[]): string => fieldProblemsText(validationProblems(errors));
 
-const isJsonObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A strict ValidationPipe whose failures carry `code` (DESIGN §4 names a code per endpoint).

@@ -6,7 +6,8 @@ import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses
 import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
-import { ValidBody, ValidQuery } from '../common/validation';
+import { ValidQuery } from '../common/validation';
+import { CtaBodyPipe } from './cta-body.pipe';
 import { CtaListingService, CtaPage, FilterValues } from './cta-listing.service';
 import type { CtaRecord } from './cta-record';
 import { CTA_STATUSES } from './cta.types';
@@ -178,7 +179,7 @@ export class CtasController {
   async create(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
-    @ValidBody(ErrorCode.INVALID_REQUEST) body: CreateCtaDto,
+    @Body(CtaBodyPipe) body: CreateCtaDto,
   ): Promise<DataEnvelope<number>> {
     return dataEnvelope(await this.ctas.create(tenantId, user, body));
   }
@@ -252,7 +253,7 @@ export class CtasController {
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
     @Param('ctaId') ctaId: string,
-    @ValidBody(ErrorCode.INVALID_REQUEST) body: UpdateCtaDto,
+    @Body(CtaBodyPipe) body: UpdateCtaDto,
   ): Promise<EmptyEnvelope> {
     await this.ctas.update(tenantId, user, ctaId, body);
     return emptyEnvelope();

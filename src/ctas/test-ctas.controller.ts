@@ -1,11 +1,11 @@
-import { Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest } from '../common/api-error-responses';
 import { DataEnvelope, dataEnvelope, dataEnvelopeSchema } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
-import { ValidBody } from '../common/validation';
+import { TestCtaBodyPipe } from './cta-body.pipe';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { FLOW_TEST_CTA_ID, FLOW_USER_ID, RULE_EXAMPLE } from './cta-api-examples';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
@@ -42,7 +42,7 @@ export class TestCtasController {
   async create(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
-    @ValidBody(ErrorCode.CTA_CREATION_ERROR) body: CreateTestCtaDto,
+    @Body(TestCtaBodyPipe) body: CreateTestCtaDto,
   ): Promise<DataEnvelope<number>> {
     return dataEnvelope(await this.testCtas.create(tenantId, user, body));
   }
