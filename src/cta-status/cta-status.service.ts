@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
-import { Clock } from '../common/clock';
+import { Clock, describeInstant } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
@@ -116,7 +116,7 @@ export class CtaStatusService implements OnModuleInit {
         ErrorCode.CTA_STATUS_UPDATE_INVALID,
         cta.startTime === null
           ? `cannot schedule CTA ${id}: it has no startTime`
-          : `cannot schedule CTA ${id}: its startTime ${cta.startTime} is in the past (now ${now})`,
+          : `cannot schedule CTA ${id}: its startTime ${describeInstant(cta.startTime)} is in the past (now ${describeInstant(now)})`,
       );
     }
     return new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, `cannot move CTA ${id} from ${cta.status} to ${transition.to}`);
