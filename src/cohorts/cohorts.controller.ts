@@ -1,10 +1,13 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { API_TAG } from '../common/api-docs';
+import { ApiBadRequest, ApiNotFound, BAD_TENANT_EXAMPLE, errorExamples } from '../common/api-error-responses';
 import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
+import type { ErrorExample } from '../common/api-error-responses';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
 import { CohortMembersService, MemberChange } from './cohort-members.service';
@@ -64,8 +67,10 @@ const CHANGE_SCHEMA = dataEnvelopeSchema(
 );
 
 const NAME_PARAM = { name: 'name', description: 'the cohort name', example: 'beta-testers' };
-const NOT_FOUND = { type: ErrorEnvelopeDto, description: 'COHORT_NOT_FOUND: the tenant has no cohort of this name' };
-const BAD_TENANT = { type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: malformed x-tenant-id' };
+const NOT_FOUND = (): MethodDecorator =>
+  ApiNotFound('COHORT_NOT_FOUND: the tenant has no cohort of this name', [ErrorCode.COHORT_NOT_FOUND, "cohort 'beta-testers' does not exist"]);
+const BAD_TENANT = (): MethodDecorator => ApiBadRequest('INVALID_REQUEST: malformed x-tenant-id', BAD_TENANT_EXAMPLE);
+const MISSING_USER: ErrorExample = [ErrorCode.INVALID_REQUEST, "header 'user' is required"];
 
 const CSV_FORMAT =
   'As `text/csv` (or `text/plain`): one user id (a signed 64-bit decimal integer) per line, an optional first line ' +
@@ -84,13 +89,26 @@ const MEMBERS_BODY = {
   examples: { ids: { value: { userIds: [1001, '1002', '-9223372036854775808'] } } },
 } as const;
 
-const MEMBER_ERRORS = {
-  type: ErrorEnvelopeDto,
-  description:
+const MEMBER_ERRORS = (): MethodDecorator =>
+  ApiBadRequest(
     'INVALID_REQUEST: a bad id (the message names its line or index; nothing changed), a rule cohort, more than 100,000 JSON ids, more than 1,000,000 members, a missing user header',
-};
-const WRONG_TYPE = { type: ErrorEnvelopeDto, description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv or text/plain' };
-const TOO_LARGE = { type: ErrorEnvelopeDto, description: 'PAYLOAD_TOO_LARGE: the upload is over COHORT_UPLOAD_LIMIT_BYTES (or a JSON body over 4 MiB)' };
+    [ErrorCode.INVALID_REQUEST, 'line 4: "abc" is not a user id (a signed 64-bit integer)'],
+    [ErrorCode.INVALID_REQUEST, 'userIds[1]: "x" is not a signed 64-bit integer'],
+    [ErrorCode.INVALID_REQUEST, "cohort 'old-app-versions' is a rule cohort: only static cohorts have members"],
+    MISSING_USER,
+  );
+const TOO_LARGE = (): MethodDecorator =>
+  ApiPayloadTooLargeResponse({
+    type: ErrorEnvelopeDto,
+    description: 'PAYLOAD_TOO_LARGE: a CSV upload over COHORT_UPLOAD_LIMIT_BYTES, or a JSON body over 4 MiB',
+    examples: errorExamples([[ErrorCode.PAYLOAD_TOO_LARGE, 'the upload is larger than 268435456 bytes (COHORT_UPLOAD_LIMIT_BYTES)']]),
+  });
+const WRONG_TYPE = (types: string): MethodDecorator =>
+  ApiUnsupportedMediaTypeResponse({
+    type: ErrorEnvelopeDto,
+    description: `UNSUPPORTED_MEDIA_TYPE: a body that is not ${types}`,
+    examples: errorExamples([[ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Media Type']]),
+  });
 
 /** Uploads: the JSON body here; `withCsvMemberBodies` adds the CSV one to the document. */
 const ApiMemberUpload = (): MethodDecorator => ApiBody({ ...MEMBERS_BODY, description: CSV_FORMAT } as never);
@@ -114,7 +132,7 @@ export function withCsvMemberBodies(document: OpenAPIObject): OpenAPIObject {
 }
 
 /** Cohorts (DESIGN §12), under the admin prefix: static lists of users and rules over the launch's attributes. */
-@ApiTags('Cohorts')
+@ApiTags(API_TAG.cohorts)
 @Controller('cohorts')
 export class CohortsController {
   constructor(
@@ -141,12 +159,14 @@ export class CohortsController {
     },
   })
   @ApiOkResponse({ description: 'the new cohort', schema: dataEnvelopeSchema(COHORT_SCHEMA, STATIC_RECORD) })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description:
-      'INVALID_REQUEST: a bad name (characters, length, `all`), kind or rule (every problem named with its path); ' +
+  @ApiBadRequest(
+    'INVALID_REQUEST: a bad name (characters, length, `all`), kind or rule (every problem named with its path); ' +
       'COHORT_DUPLICATE_NAME: the tenant has a cohort of this name',
-  })
+    [ErrorCode.INVALID_REQUEST, "name 'all' is reserved: every user is in it"],
+    [ErrorCode.INVALID_REQUEST, 'rule.all[0].attribute: "osVersion" is not one of appVersion, packageName, hotpatchVersion'],
+    [ErrorCode.COHORT_DUPLICATE_NAME, "a cohort named 'beta-testers' already exists"],
+    MISSING_USER,
+  )
   async create(@TenantId() tenantId: string, @OperatorUser() user: string, @ValidBody(ErrorCode.INVALID_REQUEST) body: CreateCohortDto): Promise<DataEnvelope<CohortRecord>> {
     return dataEnvelope(await this.cohorts.create(tenantId, user, body));
   }
@@ -158,7 +178,7 @@ export class CohortsController {
     description: 'every cohort',
     schema: dataEnvelopeSchema({ type: 'object', properties: { cohorts: { type: 'array', items: COHORT_SCHEMA } } }, { cohorts: [STATIC_RECORD, RULE_RECORD] }),
   })
-  @ApiBadRequestResponse(BAD_TENANT)
+  @BAD_TENANT()
   async list(@TenantId() tenantId: string): Promise<DataEnvelope<{ cohorts: CohortRecord[] }>> {
     return dataEnvelope({ cohorts: await this.cohorts.list(tenantId) });
   }
@@ -168,8 +188,8 @@ export class CohortsController {
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({ description: 'the cohort', schema: dataEnvelopeSchema(COHORT_SCHEMA, STATIC_RECORD) })
-  @ApiBadRequestResponse(BAD_TENANT)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @BAD_TENANT()
+  @NOT_FOUND()
   async get(@TenantId() tenantId: string, @Param('name') name: string): Promise<DataEnvelope<CohortRecord>> {
     return dataEnvelope(await this.cohorts.get(tenantId, name));
   }
@@ -182,8 +202,13 @@ export class CohortsController {
   @ApiHeader(USER_HEADER)
   @ApiBody({ type: UpdateCohortDto, examples: { description: { value: { description: 'Users who joined the beta programme in 2026' } } } })
   @ApiOkResponse({ description: 'the updated cohort', schema: dataEnvelopeSchema(COHORT_SCHEMA, STATIC_RECORD) })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: a bad description or rule, a rule for a static cohort, name or kind sent' })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiBadRequest(
+    'INVALID_REQUEST: a bad description or rule, a rule for a static cohort, name or kind sent',
+    [ErrorCode.INVALID_REQUEST, 'kind cannot be changed (delete the cohort and create it again)'],
+    [ErrorCode.INVALID_REQUEST, 'rule: static cohorts have no rule (their members are uploaded)'],
+    MISSING_USER,
+  )
+  @NOT_FOUND()
   async update(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
@@ -199,8 +224,12 @@ export class CohortsController {
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
   @ApiOkResponse({ description: 'deleted', schema: dataEnvelopeSchema({ type: 'object', nullable: true }, null) })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'COHORT_IN_USE: live, scheduled or paused CTAs (named in the message) name the cohort' })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiBadRequest(
+    'COHORT_IN_USE: live, scheduled or paused CTAs (named in the message), or another cohort\'s rule, name the cohort; INVALID_REQUEST: a missing user header',
+    [ErrorCode.COHORT_IN_USE, "cohort 'beta-testers' is named by live, scheduled or paused CTAs 12; conclude, terminate or edit them first"],
+    MISSING_USER,
+  )
+  @NOT_FOUND()
   async delete(@TenantId() tenantId: string, @OperatorUser() _user: string, @Param('name') name: string): Promise<DataEnvelope<null>> {
     await this.cohorts.delete(tenantId, name);
     return dataEnvelope(null);
@@ -214,10 +243,10 @@ export class CohortsController {
   @ApiHeader(USER_HEADER)
   @ApiMemberUpload()
   @ApiOkResponse({ description: 'what changed', schema: CHANGE_SCHEMA })
-  @ApiBadRequestResponse(MEMBER_ERRORS)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiPayloadTooLargeResponse(TOO_LARGE)
-  @ApiUnsupportedMediaTypeResponse(WRONG_TYPE)
+  @MEMBER_ERRORS()
+  @NOT_FOUND()
+  @TOO_LARGE()
+  @WRONG_TYPE('application/json, text/csv or text/plain')
   async addMembers(@TenantId() tenantId: string, @OperatorUser() user: string, @Param('name') name: string, @MemberUploadBody() upload: MemberUpload): Promise<DataEnvelope<MemberChange>> {
     return dataEnvelope(await this.members.add(tenantId, user, name, upload));
   }
@@ -233,10 +262,10 @@ export class CohortsController {
   @ApiHeader(USER_HEADER)
   @ApiMemberUpload()
   @ApiOkResponse({ description: 'what changed', schema: CHANGE_SCHEMA })
-  @ApiBadRequestResponse(MEMBER_ERRORS)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiPayloadTooLargeResponse(TOO_LARGE)
-  @ApiUnsupportedMediaTypeResponse(WRONG_TYPE)
+  @MEMBER_ERRORS()
+  @NOT_FOUND()
+  @TOO_LARGE()
+  @WRONG_TYPE('application/json, text/csv or text/plain')
   async replaceMembers(@TenantId() tenantId: string, @OperatorUser() user: string, @Param('name') name: string, @MemberUploadBody() upload: MemberUpload): Promise<DataEnvelope<MemberChange>> {
     return dataEnvelope(await this.members.replace(tenantId, user, name, upload));
   }
@@ -247,10 +276,10 @@ export class CohortsController {
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
   @ApiBody(MEMBERS_BODY as never)
-  @ApiUnsupportedMediaTypeResponse({ type: ErrorEnvelopeDto, description: 'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json' })
+  @WRONG_TYPE('application/json')
   @ApiOkResponse({ description: 'what changed', schema: dataEnvelopeSchema(CHANGE_SCHEMA.properties!.data, { added: 0, removed: 1, memberCount: 2 }) })
-  @ApiBadRequestResponse(MEMBER_ERRORS)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @MEMBER_ERRORS()
+  @NOT_FOUND()
   async removeMembers(@TenantId() tenantId: string, @OperatorUser() user: string, @Param('name') name: string, @MemberUploadBody() upload: MemberUpload): Promise<DataEnvelope<MemberChange>> {
     return dataEnvelope(await this.members.remove(tenantId, user, name, upload));
   }
@@ -261,8 +290,11 @@ export class CohortsController {
   @ApiParam({ name: 'userId', description: 'a signed 64-bit decimal integer', example: '1001' })
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({ description: 'membership', schema: dataEnvelopeSchema({ type: 'object', properties: { member: { type: 'boolean' } } }, { member: true }) })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: a userId that is not a signed 64-bit integer, or a rule cohort' })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiBadRequest(
+    'INVALID_REQUEST: a userId that is not a signed 64-bit integer, or a rule cohort',
+    [ErrorCode.INVALID_REQUEST, 'userId "abc" is not a signed 64-bit integer'],
+  )
+  @NOT_FOUND()
   async isMember(@TenantId() tenantId: string, @Param('name') name: string, @Param('userId') userId: string): Promise<DataEnvelope<{ member: boolean }>> {
     return dataEnvelope({ member: await this.members.isMember(tenantId, name, userId) });
   }
