@@ -49,7 +49,9 @@ describeOnMysql('database outage [mysql] (not on SQLite: an embedded file has no
   beforeAll(async () => {
     const server = new URL(process.env.TEST_MYSQL_URL_REACHABLE as string);
     proxy = await TcpProxy.start(server.hostname, Number(server.port || 3306));
-    api = await TestApp.start('mysql', {}, (url) => {
+    // Every acknowledged machine must be found afterwards: the per-CTA cap (DESIGN §11, default 100),
+    // which a fast enough run passes, would drop some by design, not by the outage.
+    api = await TestApp.start('mysql', { MAX_MACHINES_PER_CTA: '100000' }, (url) => {
       const proxied = new URL(url);
       proxied.hostname = '127.0.0.1';
       proxied.port = String(proxy.port);
