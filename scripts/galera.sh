@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# A local 3-node MariaDB Galera cluster for tests and benchmarks (DESIGN §21).
+#
+#   scripts/galera.sh up     start it (after clearing what an earlier run left behind)
+#   scripts/galera.sh down   stop every node and delete the data folders
+#   scripts/galera.sh status wsrep_cluster_size and state of each node
+#
+# Nodes 1–3 listen for SQL on 127.0.0.1:3307–3309 (root, empty password), for Galera on
+# 4567/4577/4587 (incremental state transfer one port above) and for rsync state transfers on
+# 4444/4454/4464. Their data folders live under $GALERA_DIR (default $TMPDIR/cta-galera). Node 1
+# bootstraps a new cluster; nodes 2 and 3 join it one after the other by an rsync state transfer.
+# Throwaway data: no durability settings, small buffers. The system MariaDB (3306) is not touched.
+set -Eeuo pipefail
+trap 'echo "galera: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
+
+GALERA_DIR="${GALERA_DIR:-${TMPDIR:-/tmp}/cta-galera}"
+GALERA_PROVIDER="${GALERA_PROVIDER:-/usr/lib/galera/libgalera_smm.so}"
+NODES=(1 2 3)
+START_TIMEOUT_S=90
+
+sql_port() { echo $((3306 + $1)); }
+galera_port() { echo $((4567 + 10 * ($1 - 1))); }
+sst_port() { echo $((4444 + 10 * ($1 - 1))); }
+cluster_address() {
+  local addresses=() node
+  for node in "${NODES[@]}"; do addresses+=("127.0.0.1:$(galera_port "$node")"); done
+  (IFS=,; echo "gcomm://${addresses[*]}")
+}
+
+# mariadbd refuses to run as root, and the rsync state transfer fails with "Permission denied"
+# unless the donor and the joiner run as the same user as the files: `mysql` when we are root.
+if [ "$(id -u)" = 0 ]; then RUN_AS=mysql; else RUN_AS="$(id -un)"; fi
+
+node_dir() { echo "$GALERA_DIR/node$1"; }
+node_cnf() { echo "$GALERA_DIR/node$1.cnf"; }
+node_pid_file() { echo "$GALERA_DIR/node$1.pid"; }
+node_log() { echo "$GALERA_DIR/node$1.err"; }
+
+client() { # node, then mariadb client arguments
+  local node=$1; shift
+  mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"$(sql_port "$node")" -uroot --connect-timeout=2 -N -B "$@"
+}
+
+status_of() { client "$1" -e "SHOW GLOBAL STATUS LIKE '$2'" 2>/dev/null | cut -f2 || true; }
+
+write_cnf() {
+  local node=$1 galera
+  galera=$(galera_port "$node")
+  cat >"$(node_cnf "$node")" <<EOF
+[mariadbd]
+user=$RUN_AS
+datadir=$(node_dir "$node")
+socket=$GALERA_DIR/node$node.sock
+pid-file=$(node_pid_file "$node")
+log-error=$(node_log "$node")
+port=$(sql_port "$node")
+bind-address=127.0.0.1
+skip-name-resolve
+character-set-server=utf8mb4
+collation-server=utf8mb4_unicode_ci
+performance_schema=OFF
+binlog_format=ROW
+default_storage_engine=InnoDB
+innodb_autoinc_lock_mode=2
+innodb_buffer_pool_size=128M
+innodb_log_file_size=64M
+innodb_flush_log_at_trx_commit=0
+sync_binlog=0
+max_connections=500
+wsrep_on=ON
+wsrep_provider=$GALERA_PROVIDER
+wsrep_cluster_name=cta-galera
+wsrep_cluster_address=$(cluster_address)
+wsrep_node_name=node$node
+wsrep_node_address=127.0.0.1:$galera
+wsrep_provider_options="gmcast.listen_addr=tcp://127.0.0.1:$galera;ist.recv_addr=127.0.0.1:$((galera + 1));gcache.size=32M;pc.recovery=false"
+wsrep_sst_method=rsync
+wsrep_sst_receive_address=127.0.0.1:$(sst_port "$node")
+wsrep_slave_threads=2
+EOF
+}
+
+# The pids of the processes whose command line matches the extended regular expression $1.
+pids_matching() {
+  local proc
+  for proc in /proc/[0-9]*; do
+    { tr '\0' ' ' <"$proc/cmdline"; } 2>/dev/null | grep -Eq -- "$1" && echo "${proc#/proc/}"
+  done
+  true
+}
+
+# The nodes of this cluster, and rsync daemons of an interrupted state transfer into their folders.
+cluster_pids() { pids_matching "(--defaults-file=|rsync --daemon.*)$GALERA_DIR/"; }
+
+running() { local pid; for pid in "$@"; do [ -d "/proc/$pid" ] && echo "$pid"; done; true; }
+
+stop_all() {
+  local pids
+  pids=$(cluster_pids)
+  [ -z "$pids" ] && return
+  # shellcheck disable=SC2086
+  kill -TERM $pids 2>/dev/null || true
+  for _ in $(seq 1 50); do
+    # shellcheck disable=SC2086
+    pids=$(running $pids)
+    [ -z "$pids" ] && return
+    sleep 0.1
+  done
+  # shellcheck disable=SC2086
+  kill -KILL $pids 2>/dev/null || true
+  # shellcheck disable=SC2086
+  while [ -n "$(running $pids)" ]; do sleep 0.1; done
+}
+
+start_node() { # node, extra mariadbd arguments
+  local node=$1; shift
+  mkdir -p "$(node_dir "$node")"
+  chown -R "$RUN_AS" "$GALERA_DIR" 2>/dev/null || true
+  /usr/sbin/mariadbd --defaults-file="$(node_cnf "$node")" "$@" >/dev/null 2>&1 &
+  STARTED_PID[$node]=$!
+  disown
+}
+declare -a STARTED_PID
+
+wait_synced() { # node
+  local node=$1 deadline=$((SECONDS + START_TIMEOUT_S))
+  until [ "$(status_of "$node" wsrep_local_state_comment)" = Synced ]; do
+    if [ $SECONDS -ge $deadline ] || ! [ -d "/proc/${STARTED_PID[$node]}" ]; then
+      echo "galera: node $node did not reach Synced within ${START_TIMEOUT_S}s; its log:" >&2
+      tail -n 30 "$(node_log "$node")" >&2 || true
+      exit 1
+    fi
+    sleep 0.2
+  done
+}
+
+up() {
+  local started=$SECONDS node
+  [ -f "$GALERA_PROVIDER" ] || { echo "galera: $GALERA_PROVIDER is missing (apt-get install galera-4 rsync)" >&2; exit 1; }
+  command -v rsync >/dev/null || { echo "galera: rsync is missing (apt-get install rsync)" >&2; exit 1; }
+  stop_all
+  rm -rf "$GALERA_DIR"
+  mkdir -p "$GALERA_DIR"
+  for node in "${NODES[@]}"; do write_cnf "$node"; done
+
+  # Only node 1 is initialised: the joiners' empty folders are filled by an rsync state transfer
+  # from a node already synced, one joiner at a time (a donor serves one transfer at a time).
+  mariadb-install-db --defaults-file="$(node_cnf 1)" --user="$RUN_AS" --auth-root-authentication-method=normal \
+    --skip-test-db >"$GALERA_DIR/install.log" 2>&1 || { cat "$GALERA_DIR/install.log" >&2; exit 1; }
+  start_node 1 --wsrep-new-cluster
+  wait_synced 1
+  for node in "${NODES[@]:1}"; do
+    start_node "$node"
+    wait_synced "$node"
+  done
+  for node in "${NODES[@]}"; do
+    [ "$(status_of "$node" wsrep_cluster_size)" = "${#NODES[@]}" ] || { echo "galera: node $node does not see ${#NODES[@]} nodes" >&2; exit 1; }
+  done
+  client 1 -e "CREATE DATABASE IF NOT EXISTS test CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
+  echo "galera: 3 nodes synced in $((SECONDS - started))s on 127.0.0.1:$(sql_port 1)-$(sql_port "${NODES[-1]}") (data in $GALERA_DIR)"
+}
+
+down() {
+  stop_all
+  rm -rf "$GALERA_DIR"
+  echo "galera: stopped"
+}
+
+status() {
+  local node
+  for node in "${NODES[@]}"; do
+    echo "node $node (127.0.0.1:$(sql_port "$node")): size=$(status_of "$node" wsrep_cluster_size) state=$(status_of "$node" wsrep_local_state_comment)"
+  done
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  *) echo "usage: $0 up|down|status" >&2; exit 2 ;;
+esac
