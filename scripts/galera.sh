@@ -4,6 +4,9 @@
 #   scripts/galera.sh up     start it (after clearing what an earlier run left behind)
 #   scripts/galera.sh down   stop every node and delete the data folders
 #   scripts/galera.sh status wsrep_cluster_size and state of each node
+#   scripts/galera.sh run COMMAND...
+#                            up, then COMMAND with GALERA_URLS and TEST_GALERA_URLS set to the nodes'
+#                            URLs (mysql://root@127.0.0.1:3307/test,...), then down, whatever COMMAND did
 #
 # Nodes 1–3 listen for SQL on 127.0.0.1:3307–3309 (root, empty password), for Galera on
 # 4567/4577/4587 (incremental state transfer one port above) and for rsync state transfers on
@@ -77,6 +80,8 @@ wsrep_provider_options="gmcast.listen_addr=tcp://127.0.0.1:$galera;ist.recv_addr
 wsrep_sst_method=rsync
 wsrep_sst_receive_address=127.0.0.1:$(sst_port "$node")
 wsrep_slave_threads=2
+# What a multi-primary cluster needs of the schema, enforced: a primary key on every table, InnoDB only.
+wsrep_mode=REQUIRED_PRIMARY_KEY,STRICT_REPLICATION
 EOF
 }
 
@@ -173,9 +178,28 @@ status() {
   done
 }
 
+node_urls() {
+  local urls=() node
+  for node in "${NODES[@]}"; do urls+=("mysql://root@127.0.0.1:$(sql_port "$node")/test"); done
+  (IFS=,; echo "${urls[*]}")
+}
+
+run() {
+  [ $# -gt 0 ] || { echo "usage: $0 run COMMAND..." >&2; exit 2; }
+  trap down EXIT
+  trap 'exit 130' INT TERM
+  up
+  GALERA_URLS=$(node_urls)
+  export GALERA_URLS TEST_GALERA_URLS="$GALERA_URLS"
+  local status=0
+  "$@" || status=$?
+  exit "$status"
+}
+
 case "${1:-}" in
   up) up ;;
   down) down ;;
   status) status ;;
-  *) echo "usage: $0 up|down|status" >&2; exit 2 ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: $0 up|down|status|run COMMAND..." >&2; exit 2 ;;
 esac
