@@ -288,7 +288,7 @@ async function main() {
 }
 
 // `bench/galera.js` reuses the service, seeding and measuring parts.
-module.exports = { SMALL, MERGE_CONNECTIONS, LAUNCH_CONNECTIONS, startService, measure, launchOptions, mergeOptions, launchBytes };
+module.exports = { SMALL, MERGE_CONNECTIONS, LAUNCH_CONNECTIONS, startService, launchOptions, mergeOptions, launchBytes };
 
 if (require.main === module) {
   main().catch((error) => {
