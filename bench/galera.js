@@ -2,7 +2,9 @@
 /**
  * `npm run bench:galera` (DESIGN §21): app launches and delta merges on one MariaDB server
  * versus the 3-node Galera cluster of scripts/galera.sh, in one run:
- *   - one server: one instance on the standalone MariaDB (BENCH_MYSQL_URL's server);
+ *   - one server: one instance on a MariaDB server without Galera, with the nodes' settings
+ *     (GALERA_STANDALONE_URL, which `GALERA_STANDALONE=1 scripts/galera.sh run` sets; else
+ *     BENCH_MYSQL_URL's server; the system MariaDB serves everyone's tests here, so it is no baseline);
  *   - cluster, one instance: one instance on node 1 (what synchronous replication costs);
  *   - cluster, three instances: one instance per node, the same users spread over all three (a
  *     load balancer sends a user's requests anywhere, so merges of one user race across nodes).
@@ -10,7 +12,7 @@
  * throughput is over all rounds; the percentiles are the medians of the rounds'.
  *
  *   GALERA_URLS       comma list of the nodes (scripts/galera.sh run sets it)
- *   BENCH_MYSQL_URL   the single server, default mysql://root@127.0.0.1:3306/cta_bench_galera (schema recreated)
+ *   BENCH_MYSQL_URL   the single server instead (its schema cta_bench_galera is recreated)
  *   BENCH_ROUNDS      rounds, default 4: each round measures every configuration in turn, so a change
  *                     in the load of the (shared) machine affects them alike
  *   BENCH_ROUND_S     seconds per scenario and round, default 3
@@ -25,7 +27,7 @@ const { SMALL, MERGE_CONNECTIONS, LAUNCH_CONNECTIONS, startService, launchOption
 
 const ROUND_S = Number(process.env.BENCH_ROUND_S || 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 4);
-const SINGLE_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/cta_bench_galera';
+const SINGLE_URL = process.env.BENCH_MYSQL_URL || process.env.GALERA_STANDALONE_URL || 'mysql://root@127.0.0.1:3306/test';
 const NODE_URLS = (process.env.GALERA_URLS || '')
   .split(',')
   .map((url) => url.trim())
@@ -124,8 +126,9 @@ async function main() {
   try {
     const share = (configuration, connections) => Math.ceil(connections / configuration.instances);
     const launch = (configuration) => (base) => ({ ...launchOptions(base, SMALL.users, SMALL.tenantId), connections: share(configuration, LAUNCH_CONNECTIONS) });
-    const merge = (configuration) => (base, index) => ({
-      ...mergeOptions(base, configuration.ctaId, configuration.acknowledged, `i${index}`),
+    // Machine keys unique over all rounds and instances, so every acknowledged merge is checked.
+    const merge = (configuration, roundIndex) => (base, index) => ({
+      ...mergeOptions(base, configuration.ctaId, configuration.acknowledged, `r${roundIndex}i${index}`),
       connections: share(configuration, MERGE_CONNECTIONS),
     });
     for (const configuration of configurations) await round(configuration, launch(configuration)); // warm-up
@@ -133,7 +136,7 @@ async function main() {
     for (let index = 1; index <= ROUNDS; index++) {
       for (const configuration of configurations) {
         configuration.rounds.launch.push(await round(configuration, launch(configuration)));
-        configuration.rounds.merge.push(await round(configuration, merge(configuration)));
+        configuration.rounds.merge.push(await round(configuration, merge(configuration, index)));
       }
       console.log(`  round ${index} of ${ROUNDS} done`);
     }

@@ -7,6 +7,7 @@
 #   scripts/galera.sh run COMMAND...
 #                            up, then COMMAND with GALERA_URLS and TEST_GALERA_URLS set to the nodes'
 #                            URLs (mysql://root@127.0.0.1:3307/test,...), then down, whatever COMMAND did
+#   GALERA_STANDALONE=1      also a server without Galera on 3310 (GALERA_STANDALONE_URL), for benchmarks
 #
 # Nodes 1–3 listen for SQL on 127.0.0.1:3307–3309 (root, empty password), for Galera on
 # 4567/4577/4587 (incremental state transfer one port above) and for rsync state transfers on
@@ -21,6 +22,8 @@ trap 'echo "galera: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 GALERA_DIR="${GALERA_DIR:-${TMPDIR:-/tmp}/cta-galera}"
 GALERA_PROVIDER="${GALERA_PROVIDER:-/usr/lib/galera/libgalera_smm.so}"
 NODES=(1 2 3)
+# With GALERA_STANDALONE set, `up` also starts a server without Galera as "node" 4 (port 3310).
+STANDALONE=4
 START_TIMEOUT_S=90
 
 sql_port() { echo $((3306 + $1)); }
@@ -152,6 +155,13 @@ up() {
   # restore that component at one position and are synced at once, without a bootstrap.
   mariadb-install-db --defaults-file="$(node_cnf 1)" --user="$RUN_AS" --auth-root-authentication-method=normal \
     --skip-test-db >"$GALERA_DIR/install.log" 2>&1 || { cat "$GALERA_DIR/install.log" >&2; exit 1; }
+  if [ -n "${GALERA_STANDALONE:-}" ]; then
+    # The same server, settings and data as a node, without Galera: the baseline of bench:galera.
+    write_cnf "$STANDALONE"
+    sed -i '/^wsrep/d' "$(node_cnf "$STANDALONE")"
+    cp -a "$(node_dir 1)" "$(node_dir "$STANDALONE")"
+    start_node "$STANDALONE"
+  fi
   start_node 1 --wsrep-new-cluster
   wait_synced 1
   kill -TERM "${STARTED_PID[1]}"
@@ -171,6 +181,13 @@ up() {
     [ "$(status_of "$node" wsrep_cluster_size)" = "${#NODES[@]}" ] || { echo "galera: node $node does not see ${#NODES[@]} nodes" >&2; exit 1; }
   done
   client 1 -e "CREATE DATABASE IF NOT EXISTS test CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
+  if [ -n "${GALERA_STANDALONE:-}" ]; then
+    until client "$STANDALONE" -e "CREATE DATABASE IF NOT EXISTS test" 2>/dev/null; do
+      [ -d "/proc/${STARTED_PID[$STANDALONE]}" ] || { tail -n 30 "$(node_log "$STANDALONE")" >&2; exit 1; }
+      sleep 0.2
+    done
+    echo "galera: standalone server (no Galera) on 127.0.0.1:$(sql_port "$STANDALONE")"
+  fi
   echo "galera: 3 nodes synced in $((SECONDS - started))s on 127.0.0.1:$(sql_port 1)-$(sql_port "${NODES[-1]}") (data in $GALERA_DIR)"
 }
 
@@ -200,6 +217,7 @@ run() {
   up
   GALERA_URLS=$(node_urls)
   export GALERA_URLS TEST_GALERA_URLS="$GALERA_URLS"
+  [ -z "${GALERA_STANDALONE:-}" ] || export GALERA_STANDALONE_URL="mysql://root@127.0.0.1:$(sql_port "$STANDALONE")/test"
   local status=0
   trap - ERR
   "$@" || status=$?
