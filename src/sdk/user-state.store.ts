@@ -2,8 +2,8 @@ import type { Provider } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { isDeadlockError } from '../database/driver-error';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
+import { isDeadlockError } from '../database/driver-error';
 import { isQueryTimeout, QUERY_TIMEOUT_MS } from '../database/query-timeout';
 
 /** A user's state document as stored, with the version its conditional update checks. */
@@ -190,8 +190,8 @@ class MysqlUserStateStore extends UserStateStore {
       await this.execute(INSERT, [tenantId, userId, json, now]);
       return true;
     } catch (error) {
-      // Another writer got there first: its new row, or (on Galera, DESIGN §21) its write to the
-      // same row certified first, which rolls this statement back whole and is reported as a deadlock.
+      // Another writer got there first: a duplicate new row, or (Galera) a certification
+      // conflict with a write made through another node, reported as a deadlock.
       if ((error as { code?: string }).code === 'ER_DUP_ENTRY' || isDeadlockError(error)) {
         return false;
       }
