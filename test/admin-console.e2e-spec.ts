@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { eachDatabase, TestApp } from './harness';
@@ -104,18 +103,18 @@ describe('The admin console page', () => {
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
 const IN_CI = process.env.CI === 'true';
 /** A browser is slow to start and draw on a loaded machine; these bound a hang, they time nothing. */
 const BROWSER_TEST_TIMEOUT_MS = 180_000;
 const BROWSER_STEP_TIMEOUT_MS = 60_000;
 
-/** An address of this machine other than loopback, as an operator on another machine reaches it (loopback when there is none). */
-function reachableAddress(): string {
-  const external = Object.values(networkInterfaces())
-    .flat()
-    .find((address) => address && address.family === 'IPv4' && !address.internal);
-  return external?.address ?? '127.0.0.1';
-}
+/**
+ * The console as an operator on another machine opens it: by a host name, not loopback, so Chromium treats the
+ * page as an insecure origin (where `upgrade-insecure-requests` breaks every asset). The name maps to 127.0.0.1,
+ * so no traffic leaves loopback.
+ */
+const CONSOLE_HOST = 'cta-console.test';
 
 if (!existsSync(CHROMIUM) && !IN_CI) {
   console.warn(`Skipping the admin console browser test: ${CHROMIUM} is missing (apt-get install chromium). In CI (CI=true) it fails instead.`);
@@ -134,10 +133,12 @@ describeInBrowser('The admin console in Chromium', () => {
       throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run does)`);
     }
     api = await TestApp.start('sqlite', { ADMIN_API_KEYS: ADMIN_KEY, SDK_API_KEYS: SDK_KEY });
-    const host = reachableAddress();
-    await api.app.listen(0, host);
-    origin = `http://${host}:${(api.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    await api.app.listen(0, '127.0.0.1');
+    origin = `http://${CONSOLE_HOST}:${(api.app.getHttpServer().address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${CONSOLE_HOST} 127.0.0.1`],
+    });
     page = await browser.newPage();
     page.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
     page.on('console', (message) => {
