@@ -19,6 +19,7 @@ import { MAX_PATH_PARAMETER_LENGTH, ORCHESTRATION_FASTIFY_OPTIONS } from './comm
 import { API_KEY_BEARER, API_KEY_HEADER, underPrefix } from './common/mount-controllers';
 import { MetricsService } from './metrics/metrics.service';
 import { registerRateLimits } from './security/rate-limits';
+import { withAppUserTokenSecurity } from './security/app-user-token.guard';
 import type { AppConfig } from './config/app-config';
 
 /** Options for creating the Nest application: our JSON parser replaces Nest's (below). */
@@ -233,7 +234,7 @@ export function buildApiDocument(app: NestFastifyApplication, config: AppConfig)
       .addSecurityRequirements({})
       .build(),
   );
-  return withBodyErrorResponses(document);
+  return withAppUserTokenSecurity(withBodyErrorResponses(document));
 }
 
 function setUpApiDocs(app: NestFastifyApplication, config: AppConfig): void {

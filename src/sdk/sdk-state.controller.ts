@@ -9,6 +9,7 @@ import { EMPTY_LAUNCH_RESPONSE } from './sdk-catalogue';
 import { SdkStateService } from './sdk-state.service';
 import { parseSnapshotRequest } from './snapshot-request';
 import { TENANT_HEADER } from '../common/api-headers';
+import { RequireAppUserToken } from '../security/app-user-token.guard';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const DELTA_STORED = '{"data":true}';
@@ -122,7 +123,7 @@ const LAUNCH_SCHEMA: SchemaObject = dataEnvelopeSchema(
 
 const SDK_HEADERS = [
   TENANT_HEADER,
-  { name: 'auth-userid', required: true, description: 'the app user: a signed 64-bit decimal integer' },
+  { name: 'auth-userid', required: true, description: 'the app user: a signed 64-bit decimal integer; with app-user tokens configured, the user their token names' },
   { name: 'api_version', required: false, description: 'below 1 or absent: the empty result' },
   { name: 'app_version', required: false, description: 'informational' },
   { name: 'package_name', required: false, description: 'informational' },
@@ -144,6 +145,7 @@ export class SdkStateController {
   constructor(private readonly sdkState: SdkStateService) {}
 
   @Post('active/state-machines')
+  @RequireAppUserToken()
   @HttpCode(200)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
@@ -174,6 +176,7 @@ export class SdkStateController {
   }
 
   @Post('state-machines/snapshot/delta')
+  @RequireAppUserToken()
   @HttpCode(200)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({

@@ -1,0 +1,120 @@
+import { applyDecorators, CanActivate, ExecutionContext, FactoryProvider, Inject, Injectable, UseGuards } from '@nestjs/common';
+import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Clock } from '../common/clock';
+import { DomainError } from '../common/domain-error';
+import { ErrorEnvelopeDto } from '../common/envelope';
+import { ErrorCode } from '../common/error-code';
+import { API_KEY_HEADER } from '../common/mount-controllers';
+import { canonicalLong, parseSdkUserId } from '../common/request-headers';
+import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
+import type { AppUserTokenVerifier } from './app-user-tokens';
+import { JoseAppUserTokenVerifier } from './jose-app-user-token-verifier';
+
+/** The verifier of the module: the host's own, the built-in one from `appUserTokens`, or none (tokens not checked). */
+export const APP_USER_TOKEN_VERIFIER = Symbol('APP_USER_TOKEN_VERIFIER');
+
+export const appUserTokenVerifierProvider: FactoryProvider<AppUserTokenVerifier | null> = {
+  provide: APP_USER_TOKEN_VERIFIER,
+  inject: [ORCHESTRATION_SETTINGS, Clock],
+  useFactory: (settings: OrchestrationSettings, clock: Clock) =>
+    settings.appUserTokenVerifier ?? (settings.appUserTokens ? new JoseAppUserTokenVerifier(settings.appUserTokens, clock) : null),
+};
+
+/** Name of the app-user token's security scheme in the OpenAPI document. */
+export const APP_USER_TOKEN_SCHEME = 'appUserToken';
+
+const BEARER = /^Bearer +(\S+)$/i;
+
+/** A signed 64-bit user id from a token, canonical as `auth-userid` is; null when it is none. */
+function canonicalUserId(userId: string | number | bigint): string | null {
+  if (typeof userId === 'number') {
+    // JSON numbers beyond 2^53 arrive rounded: such an id cannot be compared exactly.
+    return Number.isSafeInteger(userId) ? String(userId) : null;
+  }
+  return canonicalLong(String(userId));
+}
+
+/**
+ * DESIGN §15 "App users (SDK)": when a verifier is configured, the request's
+ * `Authorization: Bearer <token>` must be a valid app-user token (else 401) naming the user
+ * of `auth-userid` (else 403). Runs after the mount's guards (the SDK API key in `x-api-key`).
+ */
+@Injectable()
+export class AppUserTokenGuard implements CanActivate {
+  constructor(@Inject(APP_USER_TOKEN_VERIFIER) private readonly verifier: AppUserTokenVerifier | null) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.verifier === null) {
+      return true;
+    }
+    return this.admits(this.verifier, context.switchToHttp().getRequest<FastifyRequest>().headers);
+  }
+
+  private async admits(verifier: AppUserTokenVerifier, headers: FastifyRequest['headers']): Promise<boolean> {
+    const authorization = headers.authorization;
+    const token = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined;
+    if (token === undefined) {
+      throw new DomainError(ErrorCode.UNAUTHORIZED, "the app user's token is required in Authorization: Bearer <token>");
+    }
+    const tokenUserId = await verifier.userIdOf(token);
+    if (tokenUserId === null) {
+      throw new DomainError(ErrorCode.UNAUTHORIZED, 'the app-user token is not valid');
+    }
+    const userId = parseSdkUserId(headers);
+    if (canonicalUserId(tokenUserId) !== userId) {
+      throw new DomainError(ErrorCode.FORBIDDEN, "the app-user token is another user's: its user is not the auth-userid");
+    }
+    return true;
+  }
+}
+
+/**
+ * Requires the app user's token (when the module verifies them) on an SDK route, and documents
+ * it: the `appUserToken` scheme (with the SDK key in x-api-key when keys are configured), 401, 403.
+ */
+export const RequireAppUserToken = (): MethodDecorator =>
+  applyDecorators(
+    UseGuards(AppUserTokenGuard),
+    ApiSecurity(APP_USER_TOKEN_SCHEME),
+    ApiUnauthorizedResponse({
+      type: ErrorEnvelopeDto,
+      description:
+        'UNAUTHORIZED: app-user tokens are configured and Authorization: Bearer <token> is missing, malformed, badly signed, ' +
+        'expired or unsigned (alg none); or SDK keys are configured and x-api-key holds none',
+    }),
+    ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: "FORBIDDEN: the app-user token is valid but names another user than auth-userid" }),
+  );
+
+/**
+ * Adds the `appUserToken` scheme, and sets the requirement of the operations marked by
+ * `RequireAppUserToken` to the token together with the SDK key in x-api-key. (Swagger appends
+ * the method's requirement to the mount's alternatives, "a key as bearer or in x-api-key";
+ * on these routes the bearer is the app user's token.)
+ */
+export function withAppUserTokenSecurity(document: OpenAPIObject): OpenAPIObject {
+  document.components = {
+    ...document.components,
+    securitySchemes: {
+      ...document.components?.securitySchemes,
+      [APP_USER_TOKEN_SCHEME]: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          "The app user's own token (SDK_JWT_SECRET: HS256; SDK_JWT_JWKS_URL: RS256/ES256), required on the state-machine routes " +
+          'when the service verifies them; its user claim (SDK_JWT_USER_CLAIM, default sub) must be the auth-userid',
+      },
+    },
+  };
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations)) {
+      const security = operation && typeof operation === 'object' && 'security' in operation ? operation.security : undefined;
+      if (Array.isArray(security) && security.some((requirement) => APP_USER_TOKEN_SCHEME in requirement)) {
+        operation.security = [{ [APP_USER_TOKEN_SCHEME]: [], [API_KEY_HEADER]: [] }];
+      }
+    }
+  }
+  return document;
+}
