@@ -5,14 +5,21 @@
  * plain Fastify server answering the same launch bytes (the ceiling), and a bare
  * Nest + Fastify route answering them too (the framework floor, for reference).
  *
+ * Launches are also measured with app-user tokens (issue 21): HS256 (SDK_JWT_SECRET) and RS256 from a
+ * local JWKS URL, each service beside the one without tokens on the same database, with one token per
+ * user (a verified token is cached, so this is what a launch costs an app), and with a new token on
+ * every request (what a signature check costs).
+ *
  *   BENCH_MYSQL_URL   default mysql://root@127.0.0.1:3306/cta_bench (schema recreated); "off" skips MariaDB
  *   BENCH_DURATION_S  seconds per measurement, default 8
  */
 const { fork, spawn } = require('node:child_process');
 const fs = require('node:fs');
+const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const jose = require('jose');
 const { openDatabase, seedTenant, storedMachineKeys, STATE_MACHINE_TTL } = require('./seed');
 
 const ROOT = path.join(__dirname, '..');
@@ -27,6 +34,9 @@ const MERGE_USERS = 500;
 const FIRST_USER = 1_000_000_000;
 const LAUNCH_PATH = '/cta/active/state-machines/';
 const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1', app_version: '5.2.0', package_name: 'com.example.app' };
+const TOKEN_SECRET = 'bench-app-user-token-secret-of-32-bytes';
+/** Distinct tokens for the runs with a new token per request (each is used once). */
+const FRESH_TOKENS = 4000;
 
 let nextPort = 39_000 + Math.floor(Math.random() * 1000);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,10 +53,10 @@ async function waitFor(url) {
   throw new Error(`${url} did not come up`);
 }
 
-async function startService(dbUrl) {
+async function startService(dbUrl, env = {}) {
   const port = nextPort++;
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_URL: dbUrl, NODE_ENV: 'production' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_URL: dbUrl, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -62,17 +72,70 @@ async function startReference(script, body) {
   return { base: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }
 
-/** Rotating users: each request is a launch of the next user of `count`. */
-function rotatingUsers(count, tenantId) {
+/**
+ * Rotating users: each request is a launch of the next user of `count`. With `tokens` (one list
+ * per user), the request carries the user's next token as its bearer.
+ */
+function rotatingUsers(count, tenantId, tokens) {
   let next = 0;
   return (request) => {
-    request.headers = { ...request.headers, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER + (next++ % count)) };
+    const sequence = next++;
+    const user = sequence % count;
+    const authorization = tokens ? { authorization: `Bearer ${tokens[user][Math.floor(sequence / count) % tokens[user].length]}` } : {};
+    request.headers = { ...request.headers, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER + user), ...authorization };
     return request;
   };
 }
 
+/**
+ * App-user tokens for `users` users, `perUser` each (distinct by jti), signed by `key`: one
+ * per user is what apps send; many make every request a new token.
+ */
+async function mintTokens(key, header, users, perUser, label) {
+  const now = Math.floor(Date.now() / 1000);
+  const tokens = [];
+  for (let user = 0; user < users; user++) {
+    const own = [];
+    for (let index = 0; index < perUser; index++) {
+      own.push(
+        await new jose.SignJWT({ sub: String(FIRST_USER + user), jti: `${label}-${user}-${index}` })
+          .setProtectedHeader(header)
+          .setIssuedAt(now)
+          .setExpirationTime(now + 3600)
+          .sign(key),
+      );
+    }
+    tokens.push(own);
+  }
+  return tokens;
+}
+
+/** An HS256 secret and an RS256 key pair published as a JWKS on a local port, with tokens of both. */
+async function startTokenIssuer(users) {
+  const secret = new TextEncoder().encode(TOKEN_SECRET);
+  const { privateKey, publicKey } = await jose.generateKeyPair('RS256');
+  const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'bench-1', alg: 'RS256', use: 'sig' };
+  const server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+  const port = nextPort++;
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const rs256 = { alg: 'RS256', kid: 'bench-1' };
+  const perUserFresh = Math.ceil(FRESH_TOKENS / users);
+  const started = Date.now();
+  const issuer = {
+    jwksUrl: `http://127.0.0.1:${port}/jwks.json`,
+    hs256: await mintTokens(secret, { alg: 'HS256' }, users, 1, 'app'),
+    rs256: await mintTokens(privateKey, rs256, users, 1, 'app'),
+    hs256Fresh: await mintTokens(secret, { alg: 'HS256' }, users, perUserFresh, 'fresh'),
+    rs256Fresh: await mintTokens(privateKey, rs256, users, perUserFresh, 'fresh'),
+    stop: () => new Promise((resolve) => server.close(resolve)),
+  };
+  console.log(`  app-user tokens minted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return issuer;
+}
+
 async function measure(name, options) {
-  const result = await autocannon({ duration: DURATION, ...options });
+  // A fixed number of requests (`amount`) or, by default, DURATION seconds.
+  const result = await autocannon(options.amount ? options : { duration: DURATION, ...options });
   const row = {
     name,
     connections: options.connections,
@@ -86,10 +149,16 @@ async function measure(name, options) {
   return row;
 }
 
-const launchOptions = (base, users, tenantId) => ({
+const launchOptions = (base, users, tenantId, tokens) => ({
   url: base,
   connections: LAUNCH_CONNECTIONS,
-  requests: [{ method: 'POST', path: LAUNCH_PATH, headers: SDK_HEADERS, body: '{}', setupRequest: rotatingUsers(users, tenantId) }],
+  requests: [{ method: 'POST', path: LAUNCH_PATH, headers: SDK_HEADERS, body: '{}', setupRequest: rotatingUsers(users, tenantId, tokens) }],
+});
+
+/** Launches with a new token every request: each of the FRESH_TOKENS tokens once (cache misses only). */
+const freshTokenOptions = (base, tokens) => ({
+  ...launchOptions(base, SMALL.users, SMALL.tenantId, tokens),
+  amount: FRESH_TOKENS,
 });
 
 /** Delta merges: every request adds a new machine (unique key) for one of MERGE_USERS users; acknowledged keys are recorded. */
@@ -154,10 +223,10 @@ async function mysqlReachable() {
   }
 }
 
-async function launchBytes(base, tenantId) {
+async function launchBytes(base, tenantId, token) {
   const response = await fetch(base + LAUNCH_PATH, {
     method: 'POST',
-    headers: { ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER) },
+    headers: { ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: '{}',
   });
   const body = Buffer.from(await response.arrayBuffer());
@@ -181,12 +250,25 @@ async function benchDatabase(kind, results) {
   // A fresh process, so nothing cached from before the seed and the statements are cold.
   await service.stop();
   service = await startService(database.url);
+  const issuer = await startTokenIssuer(SMALL.users);
+  // Beside it, on the same database: the same service verifying app-user tokens.
+  const hs256Service = await startService(database.url, { SDK_JWT_SECRET: TOKEN_SECRET });
+  const rs256Service = await startService(database.url, { SDK_JWT_JWKS_URL: issuer.jwksUrl });
   const body = await launchBytes(service.base, SMALL.tenantId);
   await launchBytes(service.base, LARGE.tenantId);
+  for (const [tokenService, tokens] of [[hs256Service, issuer.hs256], [rs256Service, issuer.rs256]]) {
+    if (!(await launchBytes(tokenService.base, SMALL.tenantId, tokens[0][0])).equals(body)) throw new Error('a launch with a token answered other bytes');
+  }
   const rows = {};
   try {
     await measure('warm-up', { ...launchOptions(service.base, SMALL.users, SMALL.tenantId), duration: 2 });
     rows.launch = await measure('launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId));
+    await measure('warm-up', { ...launchOptions(hs256Service.base, SMALL.users, SMALL.tenantId, issuer.hs256), duration: 2 });
+    rows.launchHs256 = await measure('launch, HS256 app-user tokens (20 CTAs, 100 users)', launchOptions(hs256Service.base, SMALL.users, SMALL.tenantId, issuer.hs256));
+    await measure('warm-up', { ...launchOptions(rs256Service.base, SMALL.users, SMALL.tenantId, issuer.rs256), duration: 2 });
+    rows.launchRs256 = await measure('launch, RS256 app-user tokens from a JWKS (20 CTAs, 100 users)', launchOptions(rs256Service.base, SMALL.users, SMALL.tenantId, issuer.rs256));
+    rows.launchHs256Fresh = await measure(`launch, HS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(hs256Service.base, issuer.hs256Fresh));
+    rows.launchRs256Fresh = await measure(`launch, RS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(rs256Service.base, issuer.rs256Fresh));
     rows.launchLarge = await measure('launch (10,020 CTAs, 100,000 users)', launchOptions(service.base, LARGE.users, LARGE.tenantId));
     const acknowledged = new Set();
     rows.merge = await measure('delta merge', mergeOptions(service.base, smallIds[0], acknowledged));
@@ -206,7 +288,8 @@ async function benchDatabase(kind, results) {
       console.log(`  CTA list not measured: GET /engine/ctas/ answered ${list.status}`);
     }
   } finally {
-    await service.stop();
+    await Promise.all([service.stop(), hs256Service.stop(), rs256Service.stop()]);
+    await issuer.stop();
     await db.close();
     await database.cleanup();
   }
@@ -247,6 +330,10 @@ function targets(results, ceiling) {
     if (mysql.rows.ctaList) check('MariaDB CTA list p99 < 50 ms', mysql.rows.ctaList.p99Ms < 50, `${mysql.rows.ctaList.p99Ms} ms`);
   }
   for (const [kind, result] of Object.entries(results)) {
+    for (const [name, row] of [['HS256', result.rows.launchHs256], ['RS256', result.rows.launchRs256]]) {
+      const slower = 1 - row.requestsPerSecond / result.rows.launch.requestsPerSecond;
+      check(`${kind}: launch with ${name} app-user tokens within 10% of without`, slower <= 0.1, `${Math.round(100 * slower)}% slower`);
+    }
     check(`${kind}: no lost merges`, result.rows.merge.lostUpdates === 0, `${result.rows.merge.lostUpdates} lost`);
     const slower = 1 - result.rows.launchLarge.requestsPerSecond / result.rows.launch.requestsPerSecond;
     check(`${kind}: large tenant launch within 15%`, slower <= 0.15, `${Math.round(100 * slower)}% slower`);

@@ -69,7 +69,7 @@ export class JoseAppUserTokenVerifier implements AppUserTokenVerifier {
   private readonly key: Uint8Array | JWTVerifyGetKey;
   private readonly algorithms: string[];
   private readonly userClaim: string;
-  /** token → the user claim's value; each entry lives until its token expires. */
+  /** token → the user claim's value; each entry lives until its token expires, at most MAX_TOKEN_CACHE_MS. */
   private readonly verified: LRUCache<string, string | number>;
   private lastKeySetWarningAt = -Infinity;
 
