@@ -1,5 +1,5 @@
 import { applyDecorators, CanActivate, ExecutionContext, FactoryProvider, Inject, Injectable, UseGuards } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiForbiddenResponse, ApiSecurity, ApiServiceUnavailableResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Clock } from '../common/clock';
@@ -72,7 +72,7 @@ export class AppUserTokenGuard implements CanActivate {
 
 /**
  * Requires the app user's token (when the module verifies them) on an SDK route, and documents
- * it: the `appUserToken` scheme (with the SDK key in x-api-key when keys are configured), 401, 403.
+ * it: the `appUserToken` scheme (with the SDK key in x-api-key when keys are configured), 401, 403, 503.
  */
 export const RequireAppUserToken = (): MethodDecorator =>
   applyDecorators(
@@ -84,7 +84,14 @@ export const RequireAppUserToken = (): MethodDecorator =>
         'UNAUTHORIZED: app-user tokens are configured and Authorization: Bearer <token> is missing, malformed, badly signed, ' +
         'expired or unsigned (alg none); or SDK keys are configured and x-api-key holds none',
     }),
-    ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: "FORBIDDEN: the app-user token is valid but names another user than auth-userid" }),
+    ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: 'FORBIDDEN: the app-user token is valid but names another user than auth-userid' }),
+    ApiServiceUnavailableResponse({
+      type: ErrorEnvelopeDto,
+      headers: { 'retry-after': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } },
+      description:
+        'SERVICE_UNAVAILABLE: the database is unreachable, or the key set of app-user tokens (SDK_JWT_JWKS_URL) is and the ' +
+        "token's key is not held; retry after Retry-After seconds",
+    }),
   );
 
 /**
