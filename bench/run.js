@@ -61,7 +61,7 @@ async function startService(dbUrl, env = {}) {
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/health`);
-  return { base, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
+  return { base, pid: child.pid, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }
 
 /** A reference server (`ceiling.js`, `nest-floor.js`) answering `body` to every launch. */
@@ -133,9 +133,27 @@ async function startTokenIssuer(users) {
   return issuer;
 }
 
-async function measure(name, options) {
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process has used, from /proc; null where there is none. */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One autocannon run. With `server` (its pid), also the server's CPU time per request: on a
+ * shared machine throughput follows the load of others, CPU per request much less.
+ */
+async function measure(name, options, server) {
+  const cpuBefore = server ? cpuSecondsOf(server.pid) : null;
   // A fixed number of requests (`amount`) or, by default, DURATION seconds.
   const result = await autocannon(options.amount ? options : { duration: DURATION, ...options });
+  const cpuAfter = server ? cpuSecondsOf(server.pid) : null;
   const row = {
     name,
     connections: options.connections,
@@ -145,7 +163,11 @@ async function measure(name, options) {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
-  console.log(`  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms${row.non2xx || row.errors ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
+  if (cpuBefore !== null && cpuAfter !== null && result.requests.total > 0) {
+    row.cpuMsPerRequest = Number(((1000 * (cpuAfter - cpuBefore)) / result.requests.total).toFixed(3));
+  }
+  const cpu = row.cpuMsPerRequest === undefined ? '' : `, ${row.cpuMsPerRequest} ms CPU/request`;
+  console.log(`  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms${cpu}${row.non2xx || row.errors ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
   return row;
 }
 
@@ -262,13 +284,28 @@ async function benchDatabase(kind, results) {
   const rows = {};
   try {
     await measure('warm-up', { ...launchOptions(service.base, SMALL.users, SMALL.tenantId), duration: 2 });
-    rows.launch = await measure('launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId));
+    rows.launch = await measure('launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service);
     await measure('warm-up', { ...launchOptions(hs256Service.base, SMALL.users, SMALL.tenantId, issuer.hs256), duration: 2 });
-    rows.launchHs256 = await measure('launch, HS256 app-user tokens (20 CTAs, 100 users)', launchOptions(hs256Service.base, SMALL.users, SMALL.tenantId, issuer.hs256));
+    rows.launchHs256 = await measure(
+      'launch, HS256 app-user tokens (20 CTAs, 100 users)',
+      launchOptions(hs256Service.base, SMALL.users, SMALL.tenantId, issuer.hs256),
+      hs256Service,
+    );
     await measure('warm-up', { ...launchOptions(rs256Service.base, SMALL.users, SMALL.tenantId, issuer.rs256), duration: 2 });
-    rows.launchRs256 = await measure('launch, RS256 app-user tokens from a JWKS (20 CTAs, 100 users)', launchOptions(rs256Service.base, SMALL.users, SMALL.tenantId, issuer.rs256));
-    rows.launchHs256Fresh = await measure(`launch, HS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(hs256Service.base, issuer.hs256Fresh));
-    rows.launchRs256Fresh = await measure(`launch, RS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(rs256Service.base, issuer.rs256Fresh));
+    rows.launchRs256 = await measure(
+      'launch, RS256 app-user tokens from a JWKS (20 CTAs, 100 users)',
+      launchOptions(rs256Service.base, SMALL.users, SMALL.tenantId, issuer.rs256),
+      rs256Service,
+    );
+    rows.launchHs256Fresh = await measure(`launch, HS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(hs256Service.base, issuer.hs256Fresh), hs256Service);
+    rows.launchRs256Fresh = await measure(`launch, RS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(rs256Service.base, issuer.rs256Fresh), rs256Service);
+    if (rows.launch.cpuMsPerRequest !== undefined) {
+      const extra = (row) => (row.cpuMsPerRequest - rows.launch.cpuMsPerRequest).toFixed(3);
+      console.log(
+        `  CPU a launch adds with tokens: cached HS256 ${extra(rows.launchHs256)} ms, cached RS256 ${extra(rows.launchRs256)} ms; ` +
+          `new token HS256 ${extra(rows.launchHs256Fresh)} ms, new token RS256 ${extra(rows.launchRs256Fresh)} ms`,
+      );
+    }
     rows.launchLarge = await measure('launch (10,020 CTAs, 100,000 users)', launchOptions(service.base, LARGE.users, LARGE.tenantId));
     const acknowledged = new Set();
     rows.merge = await measure('delta merge', mergeOptions(service.base, smallIds[0], acknowledged));
@@ -330,9 +367,11 @@ function targets(results, ceiling) {
     if (mysql.rows.ctaList) check('MariaDB CTA list p99 < 50 ms', mysql.rows.ctaList.p99Ms < 50, `${mysql.rows.ctaList.p99Ms} ms`);
   }
   for (const [kind, result] of Object.entries(results)) {
+    const { launch } = result.rows;
     for (const [name, row] of [['HS256', result.rows.launchHs256], ['RS256', result.rows.launchRs256]]) {
-      const slower = 1 - row.requestsPerSecond / result.rows.launch.requestsPerSecond;
-      check(`${kind}: launch with ${name} app-user tokens within 10% of without`, slower <= 0.1, `${Math.round(100 * slower)}% slower`);
+      const slower = 1 - row.requestsPerSecond / launch.requestsPerSecond;
+      const cpu = row.cpuMsPerRequest && launch.cpuMsPerRequest ? `; CPU per launch ${(row.cpuMsPerRequest / launch.cpuMsPerRequest).toFixed(2)}x of without` : '';
+      check(`${kind}: launch with ${name} app-user tokens within 10% of without`, slower <= 0.1, `${Math.round(100 * slower)}% slower${cpu}`);
     }
     check(`${kind}: no lost merges`, result.rows.merge.lostUpdates === 0, `${result.rows.merge.lostUpdates} lost`);
     const slower = 1 - result.rows.launchLarge.requestsPerSecond / result.rows.launch.requestsPerSecond;
