@@ -172,11 +172,12 @@ async function measure(name, options, server) {
   return row;
 }
 
-const TOKEN_ROUNDS = 4;
+const TOKEN_ROUNDS = 8;
+const TOKEN_ROUND_SECONDS = 2;
 
 /**
  * `variants` ([name, options, server]) measured in TOKEN_ROUNDS rounds, each variant once per
- * round for DURATION / 2 seconds (after one warm-up each). Per variant: req/s and CPU per
+ * round for TOKEN_ROUND_SECONDS (after one warm-up each). Per variant: req/s and CPU per
  * request over all its rounds, p50 and p99 of its median round.
  */
 async function measureInterleaved(variants) {
@@ -186,7 +187,7 @@ async function measureInterleaved(variants) {
   const runs = variants.map(() => []);
   for (let round = 0; round < TOKEN_ROUNDS; round++) {
     for (const [index, [name, options, server]] of variants.entries()) {
-      runs[index].push(await measure(`${name}, round ${round + 1}`, { ...options, duration: DURATION / 2 }, server));
+      runs[index].push(await measure(`${name}, round ${round + 1}`, { ...options, duration: TOKEN_ROUND_SECONDS }, server));
     }
   }
   return variants.map(([name, options], index) => {
@@ -196,7 +197,7 @@ async function measureInterleaved(variants) {
     const row = {
       name,
       connections: options.connections,
-      requestsPerSecond: Math.round(requests / ((rounds.length * DURATION) / 2)),
+      requestsPerSecond: Math.round(requests / (rounds.length * TOKEN_ROUND_SECONDS)),
       p50Ms: median.p50Ms,
       p99Ms: median.p99Ms,
       non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
@@ -342,6 +343,7 @@ async function benchDatabase(kind, results) {
           `new token HS256 ${extra(rows.launchHs256Fresh)} ms, new token RS256 ${extra(rows.launchRs256Fresh)} ms`,
       );
     }
+    rows.launchLarge = await measure('launch (10,020 CTAs, 100,000 users)', launchOptions(service.base, LARGE.users, LARGE.tenantId));
     const acknowledged = new Set();
     rows.merge = await measure('delta merge', mergeOptions(service.base, smallIds[0], acknowledged));
     const stored = await storedMachineKeys(db, SMALL.tenantId, smallIds[0]);
