@@ -177,12 +177,14 @@ const TOKEN_ROUND_SECONDS = 2;
 
 /**
  * `variants` ([name, options, server]) measured in TOKEN_ROUNDS rounds, each variant once per
- * round for TOKEN_ROUND_SECONDS (after one warm-up each). Per variant: req/s and CPU per
+ * round for TOKEN_ROUND_SECONDS (after a warm-up each). Per variant: req/s and CPU per
  * request over all its rounds, p50 and p99 of its median round.
  */
 async function measureInterleaved(variants) {
+  // As long as a measurement each: the service without tokens has served two already, and a
+  // process measured colder spends visibly more CPU per request in its first rounds.
   for (const [, options] of variants) {
-    await measure('warm-up', { ...options, duration: 2 });
+    await measure('warm-up', { ...options, duration: DURATION });
   }
   const runs = variants.map(() => []);
   for (let round = 0; round < TOKEN_ROUNDS; round++) {
