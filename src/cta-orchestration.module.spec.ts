@@ -95,6 +95,7 @@ const HOST_VERIFIER: AppUserTokenVerifier = { userIdOf: (token) => Promise.resol
 describe('CtaOrchestrationModule app-user token options', () => {
   it.each([
     [{ appUserTokens: { secret: '' } }, 'CtaOrchestrationModule: appUserTokens.secret is empty'],
+    [{ appUserTokens: {} }, 'CtaOrchestrationModule: appUserTokens.secret or appUserTokens.jwksUrl is required'],
     [{ appUserTokens: { secret: 's', jwksUrl: 'https://auth.example.com/jwks' } }, 'CtaOrchestrationModule: appUserTokens.secret and appUserTokens.jwksUrl are both set; set one (HS256 secret or RS256/ES256 key set)'],
     [{ appUserTokens: { jwksUrl: 'file:///etc/jwks.json' } }, "CtaOrchestrationModule: appUserTokens.jwksUrl must be an http(s) URL, got 'file:///etc/jwks.json'"],
     [{ appUserTokens: { audience: 'app' } }, 'CtaOrchestrationModule: appUserTokens.audience needs appUserTokens.secret or appUserTokens.jwksUrl to verify app-user tokens with'],

@@ -160,6 +160,7 @@ describe('loadAppConfig', () => {
     [{ SDK_JWT_SECRET: '   ' }, 'SDK_JWT_SECRET is empty'],
     [{ SDK_JWT_ISSUER: 'https://auth.example.com' }, 'SDK_JWT_ISSUER needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with'],
     [{ SDK_JWT_USER_CLAIM: 'uid' }, 'SDK_JWT_USER_CLAIM needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with'],
+    [{ SDK_JWT_CACHE_MAX_TOKENS: '100' }, 'SDK_JWT_CACHE_MAX_TOKENS needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with'],
     [{ SDK_JWT_SECRET: 's', SDK_JWT_CACHE_MAX_TOKENS: '0' }, "SDK_JWT_CACHE_MAX_TOKENS must be an integer from 1 to 9007199254740991, got '0'"],
   ])('refuses app-user token settings that cannot work: %p', (env, message) => {
     expect(failure(env).message).toBe(`Invalid configuration: ${message}`);

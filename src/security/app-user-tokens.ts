@@ -74,8 +74,10 @@ export function appUserTokenOptionsProblem(options: AppUserTokenOptions, names: 
     return { name: names.secret, problem: `and ${names.jwksUrl} are both set; set one (HS256 secret or RS256/ES256 key set)` };
   }
   if (secret === undefined && jwksUrl === undefined) {
-    const given = (['issuer', 'audience', 'userClaim'] as const).find((name) => options[name] !== undefined);
-    return { name: names[given ?? 'secret'], problem: `needs ${names.secret} or ${names.jwksUrl} to verify app-user tokens with` };
+    const given = (['issuer', 'audience', 'userClaim', 'maxCachedTokens'] as const).find((name) => options[name] !== undefined);
+    return given === undefined
+      ? { name: names.secret, problem: `or ${names.jwksUrl} is required` }
+      : { name: names[given], problem: `needs ${names.secret} or ${names.jwksUrl} to verify app-user tokens with` };
   }
   if (secret !== undefined && secret.trim() === '') {
     return { name: names.secret, problem: 'is empty' };
