@@ -27,6 +27,9 @@ const hostConnection = () =>
 const mountedPaths = (module: { controllers?: unknown[] }): string[] =>
   (module.controllers ?? []).map((controller) => Reflect.getMetadata(PATH_METADATA, controller as object) as string);
 
+/** Stands in for a host's own verifier of app-user tokens (e.g. its session service). */
+const HOST_VERIFIER: AppUserTokenVerifier = { userIdOf: (token) => Promise.resolve(token === 'session-42' ? '42' : null) };
+
 describe('CtaOrchestrationModule.forRootAsync', () => {
   it('resolves cohorts and settings from the factory with the host’s providers, and mounts routes under the prefixes given beside it', async () => {
     const module = CtaOrchestrationModule.forRootAsync({
@@ -89,8 +92,6 @@ describe('CtaOrchestrationModule.forRootAsync', () => {
     }
   });
 });
-
-const HOST_VERIFIER: AppUserTokenVerifier = { userIdOf: (token) => Promise.resolve(token === 'session-42' ? '42' : null) };
 
 describe('CtaOrchestrationModule app-user token options', () => {
   it.each([
