@@ -75,11 +75,11 @@ export class CtaOrchestrationModule {
       // The guard of the SDK state-machine routes and the verifier it asks.
       providers: [appUserTokenVerifierProvider, AppUserTokenGuard],
       controllers: [
-        ...mountControllers(ADMIN_CONTROLLERS, { prefix: routing.adminPrefix, documented: true, guards: routing.adminGuards }),
+        ...mountControllers(ADMIN_CONTROLLERS, { prefix: routing.adminPrefix, api: 'admin', documented: true, guards: routing.adminGuards }),
         ...routing.adminPrefixAliases.flatMap((alias) =>
-          mountControllers(ADMIN_CONTROLLERS, { prefix: alias, documented: false, guards: routing.adminGuards }),
+          mountControllers(ADMIN_CONTROLLERS, { prefix: alias, api: 'admin', documented: false, guards: routing.adminGuards }),
         ),
-        ...mountControllers(SDK_CONTROLLERS, { prefix: routing.sdkPrefix, documented: true, guards: routing.sdkGuards }),
+        ...mountControllers(SDK_CONTROLLERS, { prefix: routing.sdkPrefix, api: 'sdk', documented: true, guards: routing.sdkGuards }),
       ],
     };
   }

@@ -141,10 +141,10 @@ eachDatabase('SDK app-user tokens (HS256)', (database) => {
     const document = (await api.get('/docs-json')).body;
     expect(document.components.securitySchemes.appUserToken).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     for (const path of ['/cta/active/state-machines', '/cta/state-machines/snapshot/delta']) {
-      expect(document.paths[path].post.security).toEqual([{ appUserToken: [], 'api-key-header': [] }]);
+      expect(document.paths[path].post.security).toEqual([{ appUserToken: [], 'sdk-key': [] }]);
       expect(Object.keys(document.paths[path].post.responses)).toEqual(expect.arrayContaining(['401', '403']));
     }
-    expect(document.paths['/cta/nudge/preview/{id}'].get.security).toEqual([{ 'api-key-bearer': [] }, { 'api-key-header': [] }]);
+    expect(document.paths['/cta/nudge/preview/{id}'].get.security).toEqual([{ 'sdk-key': [] }]);
   });
 });
 

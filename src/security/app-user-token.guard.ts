@@ -4,13 +4,14 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
+import { errorExamples, SERVICE_UNAVAILABLE_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../common/api-error-responses';
 import { ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
-import { API_KEY_HEADER } from '../common/mount-controllers';
+import { SDK_KEY_SCHEME } from '../common/api-docs';
 import { canonicalLong, parseSdkUserId } from '../common/request-headers';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
 import type { AppUserTokenVerifier } from './app-user-tokens';
-import { JoseAppUserTokenVerifier } from './jose-app-user-token-verifier';
+import { JoseAppUserTokenVerifier, KEY_SET_UNAVAILABLE_MESSAGE, TOKEN_EXPIRED_MESSAGE } from './jose-app-user-token-verifier';
 
 /** The verifier of the module: the host's own, the built-in one from `appUserTokens`, or none (tokens not checked). */
 export const APP_USER_TOKEN_VERIFIER = Symbol('APP_USER_TOKEN_VERIFIER');
@@ -26,6 +27,8 @@ export const appUserTokenVerifierProvider: FactoryProvider<AppUserTokenVerifier 
 export const APP_USER_TOKEN_SCHEME = 'appUserToken';
 
 const BEARER = /^Bearer +(\S+)$/i;
+const TOKEN_REQUIRED_MESSAGE = "the app user's token is required in Authorization: Bearer <token>";
+const ANOTHER_USERS_TOKEN_MESSAGE = "the app-user token is another user's: its user is not the auth-userid";
 
 /** A signed 64-bit user id from a token, canonical as `auth-userid` is; null when it is none. */
 function canonicalUserId(userId: string | number | bigint): string | null {
@@ -56,7 +59,7 @@ export class AppUserTokenGuard implements CanActivate {
     const authorization = headers.authorization;
     const token = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined;
     if (token === undefined) {
-      throw new DomainError(ErrorCode.UNAUTHORIZED, "the app user's token is required in Authorization: Bearer <token>");
+      throw new DomainError(ErrorCode.UNAUTHORIZED, TOKEN_REQUIRED_MESSAGE);
     }
     const tokenUserId = await verifier.userIdOf(token);
     if (tokenUserId === null) {
@@ -64,7 +67,7 @@ export class AppUserTokenGuard implements CanActivate {
     }
     const userId = parseSdkUserId(headers);
     if (canonicalUserId(tokenUserId) !== userId) {
-      throw new DomainError(ErrorCode.FORBIDDEN, "the app-user token is another user's: its user is not the auth-userid");
+      throw new DomainError(ErrorCode.FORBIDDEN, ANOTHER_USERS_TOKEN_MESSAGE);
     }
     return true;
   }
@@ -83,22 +86,28 @@ export const RequireAppUserToken = (): MethodDecorator =>
       description:
         'UNAUTHORIZED: app-user tokens are configured and Authorization: Bearer <token> is missing, malformed, badly signed, ' +
         'expired or unsigned (alg none); or SDK keys are configured and x-api-key holds none',
+      examples: errorExamples([[ErrorCode.UNAUTHORIZED, TOKEN_REQUIRED_MESSAGE], [ErrorCode.UNAUTHORIZED, TOKEN_EXPIRED_MESSAGE], UNAUTHORIZED_EXAMPLE]),
     }),
-    ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: 'FORBIDDEN: the app-user token is valid but names another user than auth-userid' }),
+    ApiForbiddenResponse({
+      type: ErrorEnvelopeDto,
+      description: 'FORBIDDEN: the app-user token is valid but names another user than auth-userid',
+      examples: errorExamples([[ErrorCode.FORBIDDEN, ANOTHER_USERS_TOKEN_MESSAGE]]),
+    }),
     ApiServiceUnavailableResponse({
       type: ErrorEnvelopeDto,
       headers: { 'retry-after': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } },
       description:
         'SERVICE_UNAVAILABLE: the database is unreachable, or the key set of app-user tokens (SDK_JWT_JWKS_URL) is and the ' +
         "token's key is not held; retry after Retry-After seconds",
+      examples: errorExamples([SERVICE_UNAVAILABLE_EXAMPLE, [ErrorCode.SERVICE_UNAVAILABLE, KEY_SET_UNAVAILABLE_MESSAGE]]),
     }),
   );
 
 /**
  * Adds the `appUserToken` scheme, and sets the requirement of the operations marked by
  * `RequireAppUserToken` to the token together with the SDK key in x-api-key. (Swagger appends
- * the method's requirement to the mount's alternatives, "a key as bearer or in x-api-key";
- * on these routes the bearer is the app user's token.)
+ * the method's requirement to the mount's, which would read "the key or the token"; on these
+ * routes the bearer is the app user's token and the key must come in x-api-key beside it.)
  */
 export function withAppUserTokenSecurity(document: OpenAPIObject): OpenAPIObject {
   document.components = {
@@ -110,8 +119,9 @@ export function withAppUserTokenSecurity(document: OpenAPIObject): OpenAPIObject
         scheme: 'bearer',
         bearerFormat: 'JWT',
         description:
-          "The app user's own token (SDK_JWT_SECRET: HS256; SDK_JWT_JWKS_URL: RS256/ES256), required on the state-machine routes " +
-          'when the service verifies them; its user claim (SDK_JWT_USER_CLAIM, default sub) must be the auth-userid',
+          "**App-user token** for the SDK's launch and delta: the app user's own token (a JWT: HS256 with SDK_JWT_SECRET, RS256/ES256 " +
+          'from SDK_JWT_JWKS_URL) as Authorization: Bearer <token>, whose user claim (SDK_JWT_USER_CLAIM, default sub) is the ' +
+          'auth-userid. Needed only when the service runs with SDK_JWT_SECRET or SDK_JWT_JWKS_URL.',
       },
     },
   };
@@ -119,7 +129,7 @@ export function withAppUserTokenSecurity(document: OpenAPIObject): OpenAPIObject
     for (const operation of Object.values(operations)) {
       const security = operation && typeof operation === 'object' && 'security' in operation ? operation.security : undefined;
       if (Array.isArray(security) && security.some((requirement) => APP_USER_TOKEN_SCHEME in requirement)) {
-        operation.security = [{ [APP_USER_TOKEN_SCHEME]: [], [API_KEY_HEADER]: [] }];
+        operation.security = [{ [APP_USER_TOKEN_SCHEME]: [], [SDK_KEY_SCHEME]: [] }];
       }
     }
   }

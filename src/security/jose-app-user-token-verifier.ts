@@ -25,12 +25,16 @@ const KEY_SET_ALGORITHMS = ['RS256', 'ES256'];
 
 const unauthorized = (reason: string): DomainError => new DomainError(ErrorCode.UNAUTHORIZED, `the app-user token ${reason}`);
 
+/** Answers the API docs show as examples. */
+export const TOKEN_EXPIRED_MESSAGE = 'the app-user token has expired';
+export const KEY_SET_UNAVAILABLE_MESSAGE = 'the keys to verify app-user tokens are unavailable, retry later';
+
 /** The key set could not be fetched or read: the token is not at fault, so the client retries rather than logging out. */
 class KeySetUnavailable extends Error {}
 
 /** Answers for the token failures jose reports; anything else is the service's own failure. */
 function refusalOf(error: unknown): DomainError | null {
-  if (error instanceof errors.JWTExpired) return unauthorized('has expired');
+  if (error instanceof errors.JWTExpired) return new DomainError(ErrorCode.UNAUTHORIZED, TOKEN_EXPIRED_MESSAGE);
   if (error instanceof errors.JWTClaimValidationFailed) return unauthorized(`is refused: ${error.message}`);
   if (error instanceof errors.JOSEAlgNotAllowed) return unauthorized('is signed with an algorithm that is not accepted');
   if (error instanceof errors.JWSSignatureVerificationFailed) return unauthorized('has a signature that does not verify');
@@ -140,7 +144,7 @@ export class JoseAppUserTokenVerifier implements AppUserTokenVerifier {
       }
       if (error instanceof KeySetUnavailable) {
         this.warnKeySetUnavailable(error.message);
-        throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'the keys to verify app-user tokens are unavailable, retry later', { 'retry-after': '5' });
+        throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, KEY_SET_UNAVAILABLE_MESSAGE, { 'retry-after': '5' });
       }
       throw error;
     }
