@@ -39,6 +39,7 @@ export class AppModule {
           ctaTimeHorizonDays: config.ctaTimeHorizonDays,
           adminGuards: config.adminApiKeys.length > 0 ? [new ApiKeyGuard(config.adminApiKeys)] : [],
           sdkGuards: config.sdkApiKeys.length > 0 ? [new ApiKeyGuard(config.sdkApiKeys)] : [],
+          appUserTokens: config.sdkAppUserTokens ?? undefined,
         }),
       ],
     };

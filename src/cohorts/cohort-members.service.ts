@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { parseLong } from '../common/long-id';
+import { canonicalLong } from '../common/request-headers';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CohortEntity } from './cohort.entity';
@@ -83,10 +83,10 @@ export class CohortMembersService {
   }
 
   async isMember(tenantId: string, name: string, rawUserId: string): Promise<boolean> {
-    const userId = parseLong(rawUserId);
-    if ('problem' in userId) throw invalidRequest(`userId ${JSON.stringify(rawUserId)} is not a signed 64-bit integer`);
+    const userId = canonicalLong(rawUserId);
+    if (userId === null) throw invalidRequest(`userId ${JSON.stringify(rawUserId)} is not a signed 64-bit integer`);
     const cohort = await this.staticCohort(tenantId, name);
-    return isCurrentMember(this.dataSource.manager, { tenantId, cohortId: cohort.id, generation: cohort.generation }, userId.value);
+    return isCurrentMember(this.dataSource.manager, { tenantId, cohortId: cohort.id, generation: cohort.generation }, userId);
   }
 
   /** Deletes the rows of a cohort's generation (all of its rows without one), in batches. */

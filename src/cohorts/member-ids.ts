@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { invalidRequest } from '../common/domain-error';
-import { parseLong } from '../common/long-id';
+import { canonicalLong } from '../common/request-headers';
 
 /**
  * The user ids of a member upload (DESIGN §12): a JSON body `{"userIds": [...]}` or a CSV /
@@ -34,11 +34,11 @@ export function jsonUserIds(body: unknown): string[] {
       }
       return String(id);
     }
-    const parsed = typeof id === 'string' ? parseLong(id.trim()) : null;
-    if (!parsed || 'problem' in parsed) {
+    const parsed = typeof id === 'string' ? canonicalLong(id.trim()) : null;
+    if (parsed === null) {
       throw invalidRequest(`userIds[${index}]: ${JSON.stringify(id)} is not ${ID_RULE}`);
     }
-    return parsed.value;
+    return parsed;
   });
 }
 
@@ -58,11 +58,11 @@ export async function* csvUserIds(chunks: AsyncIterable<Buffer | string> | Itera
     if (text === '' || (lineNumber === 1 && text.replace(/^\uFEFF/, '').toLowerCase() === CSV_HEADER)) {
       return;
     }
-    const parsed = parseLong(text.replace(/^\uFEFF/, ''));
-    if ('problem' in parsed) {
+    const parsed = canonicalLong(text.replace(/^\uFEFF/, ''));
+    if (parsed === null) {
       throw invalidRequest(`line ${lineNumber}: ${show(text)} is not a user id (${ID_RULE})`);
     }
-    batch.push(parsed.value);
+    batch.push(parsed);
   };
   for await (const chunk of chunks) {
     const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
