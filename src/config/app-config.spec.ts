@@ -37,6 +37,7 @@ describe('loadAppConfig', () => {
       shutdownTimeoutMs: 10_000,
       adminRateLimitPerMinute: 0,
       sdkRateLimitPerMinute: 0,
+      cohortUploadLimitBytes: 268435456,
     });
   });
 
@@ -78,6 +79,7 @@ describe('loadAppConfig', () => {
       SHUTDOWN_TIMEOUT_MS: '500',
       RATE_LIMIT_ADMIN_PER_MINUTE: '600',
       RATE_LIMIT_SDK_PER_MINUTE: '60',
+      COHORT_UPLOAD_LIMIT_BYTES: '1048576',
     });
     expect(config).toEqual({
       port: 8080,
@@ -109,6 +111,7 @@ describe('loadAppConfig', () => {
       shutdownTimeoutMs: 500,
       adminRateLimitPerMinute: 600,
       sdkRateLimitPerMinute: 60,
+      cohortUploadLimitBytes: 1048576,
     });
   });
 
@@ -145,6 +148,7 @@ describe('loadAppConfig', () => {
     ['SHUTDOWN_TIMEOUT_MS', 'x'],
     ['RATE_LIMIT_ADMIN_PER_MINUTE', '-1'],
     ['RATE_LIMIT_SDK_PER_MINUTE', 'many'],
+    ['COHORT_UPLOAD_LIMIT_BYTES', '100'],
   ])('refuses %s=%p with a message naming the variable', (variable, value) => {
     const error = failure({ [variable]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));

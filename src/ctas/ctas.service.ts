@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock, describeInstant } from '../common/clock';
+import { writeCtaCohortLinks } from '../cohorts/cta-cohort-links';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
@@ -69,6 +70,7 @@ export class CtasService {
         });
         const id = Number(inserted.identifiers[0].id);
         await this.writeTags(manager, tenantId, id, fields.tags);
+        await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: false });
         return id;
       });
     } catch (error) {
@@ -123,6 +125,7 @@ export class CtasService {
       );
       await manager.delete(CtaTagEntity, { tenantId, ctaId: id });
       await this.writeTags(manager, tenantId, id, fields.tags);
+      await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: true });
     });
   }
 
