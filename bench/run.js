@@ -5,10 +5,11 @@
  * plain Fastify server answering the same launch bytes (the ceiling), and a bare
  * Nest + Fastify route answering them too (the framework floor, for reference).
  *
- * Latency is measured at a fixed offered rate (DESIGN §19, issue 23): the ceiling's closed-loop
- * throughput is measured first, then the ceiling, the floor and the launch each get one third of
- * it as autocannon's `overallRate`, beside each other on each database; p50/p99/p99.9 of each,
- * and the launch's p99 as a multiple of the ceiling's.
+ * On each database the ceiling, the floor, the launch and the launch with cohorts are measured in
+ * interleaved rounds (closed loop), then latency at a fixed offered rate (DESIGN §19, issue 23):
+ * the ceiling, the floor and the launch each get one third of the ceiling's closed-loop
+ * throughput as autocannon's `overallRate`, interleaved likewise; p50/p99/p99.9 of each, and the
+ * launch's p99 as a multiple of the ceiling's. Issue 23's targets are printed with PASS/FAIL.
  *
  * Launches are also measured with app-user tokens (issue 21): HS256 (SDK_JWT_SECRET) and RS256 from a
  * local JWKS URL, each service beside the one without tokens on the same database, with one token per
@@ -173,54 +174,65 @@ async function measure(name, options, server) {
 const FIXED_RATE_SHARE = 1 / 3;
 
 /**
- * One autocannon run at a fixed offered rate (`overallRate`, spread over the connections) for
- * DURATION seconds: p50/p99/p99.9 from every 2xx response's own time (autocannon's histogram
- * keeps whole milliseconds, too coarse at these loads).
+ * `variants` ([name, options]) at the same fixed offered rate (autocannon's `overallRate`, spread
+ * over the connections) in ROUNDS interleaved rounds of ROUND_SECONDS, as measureInterleaved does:
+ * p50/p99/p99.9 over every 2xx response of all rounds, from each response's own time
+ * (autocannon's histogram keeps whole milliseconds, too coarse at these loads).
  */
-async function measureAtRate(name, options, rate) {
-  const times = [];
-  const run = autocannon({ duration: DURATION, ...options, overallRate: rate });
-  run.on('response', (_client, status, _bytes, milliseconds) => {
-    if (status >= 200 && status < 300) times.push(milliseconds);
+async function measureInterleavedAtRate(variants, rate) {
+  const runs = variants.map(() => ({ times: [], requests: 0, non2xx: 0, errors: 0 }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, [, options]] of variants.entries()) {
+      const run = autocannon({ ...options, duration: ROUND_SECONDS, overallRate: rate });
+      run.on('response', (_client, status, _bytes, milliseconds) => {
+        if (status >= 200 && status < 300) runs[index].times.push(milliseconds);
+      });
+      const result = await run;
+      runs[index].requests += result.requests.total;
+      runs[index].non2xx += result.non2xx;
+      runs[index].errors += result.errors + result.timeouts;
+    }
+  }
+  return variants.map(([name, options], index) => {
+    const { times, requests, non2xx, errors } = runs[index];
+    if (times.length === 0) throw new Error(`${name}: no answer at ${rate} req/s`);
+    times.sort((a, b) => a - b);
+    const percentile = (share) => Number(times[Math.min(times.length - 1, Math.ceil(share * times.length) - 1)].toFixed(2));
+    const row = {
+      name,
+      connections: options.connections,
+      offeredRate: rate,
+      requestsPerSecond: Math.round(requests / (ROUNDS * ROUND_SECONDS)),
+      p50Ms: percentile(0.5),
+      p99Ms: percentile(0.99),
+      p999Ms: percentile(0.999),
+      non2xx,
+      errors,
+    };
+    console.log(`  ${name} at ${rate} req/s: p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, p99.9 ${row.p999Ms} ms${non2xx || errors ? `, ${non2xx} non-2xx, ${errors} errors` : ''}`);
+    return row;
   });
-  const result = await run;
-  if (times.length === 0) throw new Error(`${name}: no answer at ${rate} req/s`);
-  times.sort((a, b) => a - b);
-  const percentile = (share) => Number(times[Math.min(times.length - 1, Math.ceil(share * times.length) - 1)].toFixed(2));
-  const row = {
-    name,
-    connections: options.connections,
-    offeredRate: rate,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: percentile(0.5),
-    p99Ms: percentile(0.99),
-    p999Ms: percentile(0.999),
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-  console.log(`  ${name} at ${rate} req/s: p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, p99.9 ${row.p999Ms} ms${row.non2xx || row.errors ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
-  return row;
 }
 
-const TOKEN_ROUNDS = 8;
-const TOKEN_WARM_UP_SECONDS = 4;
-const TOKEN_ROUND_SECONDS = 2;
+const ROUNDS = 8;
+const WARM_UP_SECONDS = 4;
+const ROUND_SECONDS = 2;
 
 /**
- * `variants` ([name, options, server]) measured in TOKEN_ROUNDS rounds, each variant once per
- * round for TOKEN_ROUND_SECONDS (after a warm-up each). Per variant: req/s and CPU per
+ * `variants` ([name, options, server]) measured in ROUNDS rounds, each variant once per
+ * round for ROUND_SECONDS (after a warm-up each). Per variant: req/s and CPU per
  * request over all its rounds, p50 and p99 of its median round.
  */
 async function measureInterleaved(variants) {
   // A warm-up each: the service without tokens has served several runs already, and a process
   // measured colder spends visibly more CPU per request in its first rounds.
   for (const [, options] of variants) {
-    await measure('warm-up', { ...options, duration: TOKEN_WARM_UP_SECONDS });
+    await measure('warm-up', { ...options, duration: WARM_UP_SECONDS });
   }
   const runs = variants.map(() => []);
-  for (let round = 0; round < TOKEN_ROUNDS; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     for (const [index, [name, options, server]] of variants.entries()) {
-      runs[index].push(await measure(`${name}, round ${round + 1}`, { ...options, duration: TOKEN_ROUND_SECONDS }, server));
+      runs[index].push(await measure(`${name}, round ${round + 1}`, { ...options, duration: ROUND_SECONDS }, server));
     }
   }
   return variants.map(([name, options], index) => {
@@ -230,7 +242,7 @@ async function measureInterleaved(variants) {
     const row = {
       name,
       connections: options.connections,
-      requestsPerSecond: Math.round(requests / (rounds.length * TOKEN_ROUND_SECONDS)),
+      requestsPerSecond: Math.round(requests / (rounds.length * ROUND_SECONDS)),
       p50Ms: median.p50Ms,
       p99Ms: median.p99Ms,
       non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
@@ -333,34 +345,30 @@ async function measureUpload(base) {
 const CEILING_NAME = 'plain Fastify, same launch bytes';
 const FLOOR_NAME = 'bare Nest + Fastify route, same launch bytes';
 
-/**
- * The ceiling and the framework floor answering `body`, kept running for the whole bench; their
- * closed-loop throughput is measured now, and the fixed rate of the latency runs follows from the
- * ceiling's.
- */
+/** The ceiling and the framework floor answering `body`, kept running for the whole bench. */
 async function startReferences(body) {
-  console.log('\nreferences');
-  const ceilingServer = await startReference('ceiling.js', body);
-  const floorServer = await startReference('nest-floor.js', body);
-  const closedLoop = async (server, name) => {
-    await measure('warm-up', { ...launchOptions(server.base, SMALL.users, SMALL.tenantId), duration: 2 });
-    return measure(name, launchOptions(server.base, SMALL.users, SMALL.tenantId), server);
-  };
-  const ceiling = await closedLoop(ceilingServer, CEILING_NAME);
-  const floor = await closedLoop(floorServer, FLOOR_NAME);
-  const rate = Math.max(1, Math.round(ceiling.requestsPerSecond * FIXED_RATE_SHARE));
-  console.log(`  fixed rate for the latency runs: ${rate} req/s (a third of the ceiling's)`);
-  return { ceilingServer, floorServer, ceiling, floor, rate, stop: () => Promise.all([ceilingServer.stop(), floorServer.stop()]) };
+  const ceiling = await startReference('ceiling.js', body);
+  const floor = await startReference('nest-floor.js', body);
+  return { ceiling, floor, stop: () => Promise.all([ceiling.stop(), floor.stop()]) };
 }
 
-/** The ceiling, the floor and the service's launch at the same fixed rate, one after another. */
-async function measureLatency(references, service) {
-  const { ceilingServer, floorServer, rate } = references;
-  return {
-    ceiling: await measureAtRate(CEILING_NAME, launchOptions(ceilingServer.base, SMALL.users, SMALL.tenantId), rate),
-    floor: await measureAtRate(FLOOR_NAME, launchOptions(floorServer.base, SMALL.users, SMALL.tenantId), rate),
-    launch: await measureAtRate('launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId), rate),
-  };
+/**
+ * The ceiling, the floor, the launch and the launch with cohorts: closed-loop throughput in
+ * interleaved rounds (so that the load of a shared machine drifting during the run weighs on all
+ * alike), then the first three's latency at a third of the ceiling's throughput, interleaved too.
+ */
+async function measureAgainstReferences(references, service) {
+  const variants = [
+    [CEILING_NAME, launchOptions(references.ceiling.base, SMALL.users, SMALL.tenantId), references.ceiling],
+    [FLOOR_NAME, launchOptions(references.floor.base, SMALL.users, SMALL.tenantId), references.floor],
+    ['launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service],
+    ['launch (20 CTAs naming 10 static cohorts of 100,000 and 5 rule cohorts)', launchOptions(service.base, COHORTS.users, COHORTS.tenantId), service],
+  ];
+  const [ceiling, floor, launch, launchCohorts] = await measureInterleaved(variants);
+  const rate = Math.max(1, Math.round(ceiling.requestsPerSecond * FIXED_RATE_SHARE));
+  console.log(`  latency at ${rate} req/s, a third of the ceiling's closed-loop throughput:`);
+  const [ceilingAtRate, floorAtRate, launchAtRate] = await measureInterleavedAtRate(variants.slice(0, 3), rate);
+  return { ceiling, floor, launch, launchCohorts, rate, latency: { ceiling: ceilingAtRate, floor: floorAtRate, launch: launchAtRate } };
 }
 
 /** Everything measured on one database; the references are started with the first one's launch bytes. */
@@ -389,14 +397,12 @@ async function benchDatabase(kind, results, references) {
     if (!(await launchBytes(tokenService.base, SMALL.tenantId, tokens[0][0])).equals(body)) throw new Error('a launch with a token answered other bytes');
   }
   const rows = {};
-  let latency;
+  let measured;
   try {
     if (!references.ceiling) Object.assign(references, await startReferences(body));
-    console.log(`\n${kind}: measuring`);
-    await measure('warm-up', { ...launchOptions(service.base, SMALL.users, SMALL.tenantId), duration: 2 });
-    rows.launch = await measure('launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service);
-    latency = await measureLatency(references, service);
-    rows.launchCohorts = await measure('launch (20 CTAs naming 10 static cohorts of 100,000 and 5 rule cohorts)', launchOptions(service.base, COHORTS.users, COHORTS.tenantId), service);
+    measured = await measureAgainstReferences(references, service);
+    rows.launch = measured.launch;
+    rows.launchCohorts = measured.launchCohorts;
     rows.launchLarge = await measure('launch (10,020 CTAs, 100,000 users)', launchOptions(service.base, LARGE.users, LARGE.tenantId));
     // Tokens against none, in interleaved rounds on services side by side, so that the load of a
     // shared machine drifting during the run weighs on all three alike.
@@ -439,19 +445,21 @@ async function benchDatabase(kind, results, references) {
     await db.close();
     await database.cleanup();
   }
-  results[kind] = { rows, latency, launchBytes: body.length };
+  const { ceiling, floor, rate, latency } = measured;
+  results[kind] = { ceiling, floor, fixedRate: rate, latency, rows, launchBytes: body.length };
 }
 
 const DATABASE_NAMES = { sqlite: 'SQLite', mysql: 'MariaDB' };
 const percent = (share) => `${Math.round(100 * share)}%`;
 
-function printTable(results, ceiling, floor) {
+/** Closed-loop throughput; each database's rows beside its own interleaved ceiling and floor. */
+function printTable(results) {
   const lines = [];
   lines.push('| database | scenario | connections | req/s | p50 ms | p99 ms | vs ceiling |');
   lines.push('|---|---|---|---|---|---|---|');
-  lines.push(`| — | ${ceiling.name} (ceiling) | ${ceiling.connections} | ${ceiling.requestsPerSecond} | ${ceiling.p50Ms} | ${ceiling.p99Ms} | 100% |`);
-  lines.push(`| — | ${floor.name} (framework floor) | ${floor.connections} | ${floor.requestsPerSecond} | ${floor.p50Ms} | ${floor.p99Ms} | ${percent(floor.requestsPerSecond / ceiling.requestsPerSecond)} |`);
-  for (const [kind, { rows }] of Object.entries(results)) {
+  for (const [kind, { ceiling, floor, rows }] of Object.entries(results)) {
+    lines.push(`| ${DATABASE_NAMES[kind]} | ${ceiling.name} (ceiling) | ${ceiling.connections} | ${ceiling.requestsPerSecond} | ${ceiling.p50Ms} | ${ceiling.p99Ms} | 100% |`);
+    lines.push(`| ${DATABASE_NAMES[kind]} | ${floor.name} (framework floor) | ${floor.connections} | ${floor.requestsPerSecond} | ${floor.p50Ms} | ${floor.p99Ms} | ${percent(floor.requestsPerSecond / ceiling.requestsPerSecond)} |`);
     for (const row of Object.values(rows)) {
       if (row.seconds !== undefined) {
         lines.push(`| ${DATABASE_NAMES[kind]} | ${row.name}: ${row.seconds.toFixed(1)} s | | | | | |`);
@@ -480,12 +488,12 @@ function printLatencyTable(results) {
 }
 
 /** The targets of DESIGN §19 and issue 23 (each a ratio in this run), and the earlier issues' that still hold. */
-function targets(results, ceiling) {
+function targets(results) {
   const checks = [];
   const check = (name, ok, detail) => checks.push({ name, ok, detail });
   const throughputShare = { sqlite: 0.6, mysql: 0.5 };
   for (const [kind, result] of Object.entries(results)) {
-    const { rows, latency } = result;
+    const { ceiling, rows, latency } = result;
     const name = DATABASE_NAMES[kind];
     const share = rows.launch.requestsPerSecond / ceiling.requestsPerSecond;
     check(`${name}: launch throughput >= ${percent(throughputShare[kind])} of the ceiling`, share >= throughputShare[kind], percent(share));
@@ -525,13 +533,12 @@ async function main() {
   } finally {
     await references.stop?.();
   }
-  const { ceiling, floor, rate } = references;
   const instances = await benchInstances();
-  const table = printTable(results, ceiling, floor);
+  const table = printTable(results);
   const latencyTable = printLatencyTable(results);
-  const checks = targets(results, ceiling);
+  const checks = targets(results);
   const loadAverage = os.loadavg().map((value) => value.toFixed(1));
-  console.log(`\n${table}\n\nLatency at a fixed offered rate of ${rate} req/s (a third of the ceiling's closed-loop throughput):\n\n${latencyTable}\n`);
+  console.log(`\n${table}\n\nLatency at a fixed offered rate, a third of the ceiling's closed-loop throughput on each database:\n\n${latencyTable}\n`);
   checks.forEach((entry) => console.log(`${entry.ok ? 'PASS' : 'FAIL'} ${entry.name}: ${entry.detail}`));
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(`\n${minutes} min; load average at the end ${loadAverage.join(' ')} on ${os.cpus().length} CPUs`);
@@ -539,9 +546,6 @@ async function main() {
     at: new Date().toISOString(),
     durationSeconds: DURATION,
     machine: { cpus: os.cpus().length, node: process.version, loadAverage },
-    ceiling,
-    floor,
-    fixedRate: rate,
     results,
     instances,
     targets: checks,
