@@ -25,6 +25,8 @@ export interface CtaOrchestrationOptions {
   ctaTimeHorizonDays?: number;
   /** Which cohorts an app user is in (DESIGN §12); default: every user is in `all`. */
   cohortProvider?: CohortProvider;
+  /** Days an audit entry is kept (DESIGN §20); 0 keeps them forever. Default 0. */
+  auditRetentionDays?: number;
 }
 
 /**
@@ -78,6 +80,7 @@ export function resolveSettings(options: CtaOrchestrationOptions): Orchestration
     ctaTimeToleranceMs: options.ctaTimeToleranceMs ?? 2 * 60 * 1000,
     ctaTimeHorizonDays: options.ctaTimeHorizonDays ?? 5 * 365,
     cohortProvider: options.cohortProvider ?? new AllUsersCohortProvider(),
+    auditRetentionDays: options.auditRetentionDays ?? 0,
   };
 }
 

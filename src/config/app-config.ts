@@ -1,3 +1,5 @@
+import { AdminApiKey, parseAdminApiKeys } from '../security/admin-api-keys';
+
 /**
  * The standalone service's configuration, read from the environment once at boot.
  * A bad value stops the service with a message naming the variable.
@@ -23,8 +25,8 @@ export interface AppConfig {
   cacheRevalidateMs: number;
   ctaTimeToleranceMs: number;
   ctaTimeHorizonDays: number;
-  /** Keys required on admin routes; empty = the admin API is open (a warning is logged). */
-  adminApiKeys: string[];
+  /** Keys required on admin routes, with their names and roles; empty = the admin API is open (a warning is logged). */
+  adminApiKeys: AdminApiKey[];
   /** Keys required on SDK routes; empty = open. */
   sdkApiKeys: string[];
   /** How long a SIGTERM waits for in-flight requests before the process exits anyway. */
@@ -33,6 +35,8 @@ export interface AppConfig {
   adminRateLimitPerMinute: number;
   /** SDK requests a minute per (tenant, user); 0 = no limit. */
   sdkRateLimitPerMinute: number;
+  /** Days an audit entry is kept; 0 = forever. */
+  auditRetentionDays: number;
 }
 
 export class InvalidConfigError extends Error {
@@ -87,6 +91,14 @@ function list(env: Env, name: string): string[] {
     .filter((item) => item !== '');
 }
 
+function adminApiKeys(env: Env): AdminApiKey[] {
+  const keys = parseAdminApiKeys(list(env, 'ADMIN_API_KEYS'));
+  if ('problem' in keys) {
+    throw new InvalidConfigError('ADMIN_API_KEYS', keys.problem);
+  }
+  return keys;
+}
+
 function dbUrl(env: Env): string | undefined {
   const value = read(env, 'DB_URL');
   if (value !== undefined && !/^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/.test(value)) {
@@ -121,10 +133,11 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     cacheRevalidateMs: integer(env, 'CACHE_REVALIDATE_MS', 1_000, 0),
     ctaTimeToleranceMs: integer(env, 'CTA_TIME_TOLERANCE_MS', 2 * 60 * 1000, 0),
     ctaTimeHorizonDays: integer(env, 'CTA_TIME_HORIZON_DAYS', 5 * 365, 1),
-    adminApiKeys: list(env, 'ADMIN_API_KEYS'),
+    adminApiKeys: adminApiKeys(env),
     sdkApiKeys: list(env, 'SDK_API_KEYS'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     adminRateLimitPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 0, 0),
     sdkRateLimitPerMinute: integer(env, 'RATE_LIMIT_SDK_PER_MINUTE', 0, 0),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 0, 0, 100 * 365),
   };
 }

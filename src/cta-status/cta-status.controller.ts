@@ -2,11 +2,13 @@ import { Controller, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
 import { TenantId } from '../common/request-headers';
-import { TENANT_HEADER } from '../common/api-headers';
+import { OPTIONAL_USER_HEADER, TENANT_HEADER } from '../common/api-headers';
+import { ChangeOrigin } from '../audit/change-origin';
+import { RequiresRole } from '../security/admin-roles';
 import { CtaStatusService } from './cta-status.service';
 import { STATUS_ACTIONS } from './cta-transitions';
 
-/** `PUT /ctas/{id}/<action>` (DESIGN §6). The body is ignored; no user header. */
+/** `PUT /ctas/{id}/<action>` (DESIGN §6). The body is ignored; the `user` header is optional (for the audit history). */
 @ApiTags('CTA status')
 @ApiHeader(TENANT_HEADER)
 @Controller('ctas')
@@ -15,6 +17,8 @@ export class CtaStatusController {
 
   @Put(':ctaId/:action')
   @HttpCode(200)
+  @RequiresRole('publisher')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({
     summary: 'Change a CTA\'s status',
     description:
@@ -33,8 +37,13 @@ export class CtaStatusController {
       'CTA_STATUS_UPDATE_INVALID: the change is not allowed from the current status ("cannot move CTA 12 from concluded to live"), ' +
       'or schedule without a startTime that is not in the past',
   })
-  async change(@TenantId() tenantId: string, @Param('ctaId') ctaId: string, @Param('action') action: string): Promise<EmptyEnvelope> {
-    await this.status.change(tenantId, ctaId, action);
+  async change(
+    @TenantId() tenantId: string,
+    @Param('ctaId') ctaId: string,
+    @Param('action') action: string,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<EmptyEnvelope> {
+    await this.status.change(tenantId, ctaId, action, origin);
     return emptyEnvelope();
   }
 }

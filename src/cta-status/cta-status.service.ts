@@ -1,14 +1,19 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { AuditLog } from '../audit/audit-log.service';
+import { ChangeOrigin, SCHEDULER_ORIGIN } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { PeriodicJobsService } from '../common/periodic-jobs.service';
 import { catalogueTenants } from '../ctas/catalogue-tenants';
+import { recordCtaChanges } from '../ctas/cta-audit';
 import { parseCtaId, unknownCta } from '../ctas/cta-id';
+import { loadCtaRecord } from '../ctas/cta-links';
 import { CtaEntity } from '../ctas/cta.entity';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { forUpdate } from '../database/row-lock';
 import { isStatusAction, STATUS_ACTIONS, StatusAction, TIMED_TRANSITIONS, TimedTransition, TRANSITIONS } from './cta-transitions';
 
 const COLUMN_OF = { startTime: 'start_time', endTime: 'end_time' } as const;
@@ -27,13 +32,14 @@ export class CtaStatusService implements OnModuleInit {
     private readonly catalogue: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly periodicJobs: PeriodicJobsService,
+    private readonly audit: AuditLog,
   ) {}
 
   onModuleInit(): void {
     this.periodicJobs.register('cta-timed-transitions', () => this.runTimedTransitions());
   }
 
-  async change(tenantId: string, rawId: string, action: string): Promise<void> {
+  async change(tenantId: string, rawId: string, action: string, origin: ChangeOrigin): Promise<void> {
     if (!isStatusAction(action)) {
       throw new DomainError(ErrorCode.CTA_STATUS_INVALID, `unknown status action '${action}'; use one of ${STATUS_ACTIONS.join(', ')}`);
     }
@@ -41,6 +47,8 @@ export class CtaStatusService implements OnModuleInit {
     const transition = TRANSITIONS[action];
     const now = this.clock.now();
     await this.catalogue.write(tenantId, async (manager) => {
+      // Locked first, so the audit's `before` is the row the conditional update changes.
+      const before = await loadCtaRecord(manager, tenantId, id, { locked: true });
       const update = manager
         .createQueryBuilder()
         .update(CtaEntity)
@@ -58,6 +66,7 @@ export class CtaStatusService implements OnModuleInit {
       if (!affected) {
         throw await this.refusal(manager, tenantId, id, action, now);
       }
+      await recordCtaChanges(this.audit, manager, origin, tenantId, action, [{ id, before }]);
     });
   }
 
@@ -70,13 +79,23 @@ export class CtaStatusService implements OnModuleInit {
       if (due.some(Boolean)) {
         await this.catalogue.write(tenantId, async (manager) => {
           for (const timed of TIMED_TRANSITIONS) {
+            // The due CTAs, locked: each gets the update below and its audit entry, as the scheduler's.
+            const ids = (await forUpdate(this.dueQuery(manager, tenantId, timed, now).select('cta.id')).getMany()).map((cta) => Number(cta.id));
+            if (ids.length === 0) {
+              continue;
+            }
+            const changed = [];
+            for (const id of ids) {
+              changed.push({ id, before: await loadCtaRecord(manager, tenantId, id) });
+            }
             await manager
               .createQueryBuilder()
               .update(CtaEntity)
               .set({ status: timed.to })
-              .where('tenant_id = :tenantId AND is_test = :isTest AND status IN (:...from)', { tenantId, isTest: false, from: timed.from })
+              .where('tenant_id = :tenantId AND id IN (:...ids) AND status IN (:...from)', { tenantId, ids, from: timed.from })
               .andWhere(`${COLUMN_OF[timed.dueAt]} IS NOT NULL AND ${COLUMN_OF[timed.dueAt]} <= :now`, { now })
               .execute();
+            await recordCtaChanges(this.audit, manager, SCHEDULER_ORIGIN, tenantId, timed.action, changed);
           }
         });
       }

@@ -13,6 +13,8 @@ import { CreateCtaDto, UpdateCtaDto } from './dto/cta-body.dto';
 import { CREATE_EXAMPLE, RECORD_EXAMPLE, UPDATE_EXAMPLE } from './cta-api-examples';
 import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { ChangeOrigin } from '../audit/change-origin';
+import { RequiresRole } from '../security/admin-roles';
 
 const EPOCH_MS = { type: 'integer', format: 'int64', description: 'epoch milliseconds' } as const;
 const STRINGS = { type: 'array', items: { type: 'string' } } as const;
@@ -82,6 +84,7 @@ export class CtasController {
 
   @Post()
   @HttpCode(200)
+  @RequiresRole('editor')
   @ApiOperation({ summary: 'Create a CTA (starts in draft)' })
   @ApiHeader(USER_HEADER)
   @ApiBody({ type: CreateCtaDto, examples: { cta: { value: CREATE_EXAMPLE } } })
@@ -97,11 +100,13 @@ export class CtasController {
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
     @ValidBody(ErrorCode.INVALID_REQUEST) body: CreateCtaDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<number>> {
-    return dataEnvelope(await this.ctas.create(tenantId, user, body));
+    return dataEnvelope(await this.ctas.create(tenantId, user, body, origin));
   }
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({
     summary: 'List CTAs, newest first',
     description:
@@ -120,6 +125,7 @@ export class CtasController {
   }
 
   @Get(':ctaId')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Get one CTA with its behaviour tags and full rule (including the derived ctaValidTill)' })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ description: 'the CTA', schema: dataEnvelopeSchema(RECORD_SCHEMA, RECORD_EXAMPLE) })
@@ -129,6 +135,7 @@ export class CtasController {
   }
 
   @Put(':ctaId')
+  @RequiresRole('editor')
   @ApiOperation({
     summary: 'Update a draft or paused CTA',
     description:
@@ -150,8 +157,41 @@ export class CtasController {
     @OperatorUser() user: string,
     @Param('ctaId') ctaId: string,
     @ValidBody(ErrorCode.INVALID_REQUEST) body: UpdateCtaDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EmptyEnvelope> {
-    await this.ctas.update(tenantId, user, ctaId, body);
+    await this.ctas.update(tenantId, user, ctaId, body, origin);
+    return emptyEnvelope();
+  }
+
+  @Post(':ctaId/restore/:auditId')
+  @HttpCode(200)
+  @RequiresRole('publisher')
+  @ApiTags('Audit')
+  @ApiOperation({
+    summary: 'Restore a CTA to a version in its history',
+    description:
+      'Puts description, tags, team, startTime, endTime and rule back to the `after` of one of the CTA\'s audit entries ' +
+      '(GET /ctas/{ctaId}/history). It is an update in every respect — only a draft or paused CTA, the same validation — ' +
+      'and is recorded as a `restore` entry. The request body is ignored.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiParam({ name: 'auditId', description: 'id of an audit entry of this CTA', example: '3' })
+  @ApiHeader(USER_HEADER)
+  @ApiOkResponse({ description: 'restored', schema: EMPTY_ENVELOPE_SCHEMA })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'INVALID_REQUEST: the audit entry does not exist or is not one of this CTA\'s, the restored times lie outside the window, ' +
+      'or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
+  })
+  async restore(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('ctaId') ctaId: string,
+    @Param('auditId') auditId: string,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<EmptyEnvelope> {
+    await this.ctas.restore(tenantId, user, ctaId, auditId, origin);
     return emptyEnvelope();
   }
 }
@@ -164,6 +204,7 @@ export class CtaFiltersController {
   constructor(private readonly listing: CtaListingService) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Distinct names, teams, tags and creators of the tenant\'s CTAs (sorted; test CTAs excluded)' })
   @ApiOkResponse({
     description: 'filter values',

@@ -4,7 +4,9 @@ import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, ErrorEnvelopeDto } from
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
-import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { OPTIONAL_USER_HEADER, TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { ChangeOrigin } from '../audit/change-origin';
+import { RequiresRole } from '../security/admin-roles';
 import { RULE_EXAMPLE } from './cta-api-examples';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
 import { TestCtasService } from './test-ctas.service';
@@ -18,6 +20,7 @@ export class TestCtasController {
 
   @Post('create')
   @HttpCode(200)
+  @RequiresRole('editor')
   @ApiOperation({
     summary: 'Create a test CTA',
     description:
@@ -38,17 +41,20 @@ export class TestCtasController {
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
     @ValidBody(ErrorCode.CTA_CREATION_ERROR) body: CreateTestCtaDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<number>> {
-    return dataEnvelope(await this.testCtas.create(tenantId, user, body));
+    return dataEnvelope(await this.testCtas.create(tenantId, user, body, origin));
   }
 
   @Delete(':ctaId')
+  @RequiresRole('editor')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({ summary: 'Delete a test CTA (and its targeting)' })
   @ApiParam({ name: 'ctaId', example: '42' })
   @ApiOkResponse({ description: 'deleted', schema: dataEnvelopeSchema({ type: 'object', nullable: true, description: 'always null' }, null) })
   @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'CTA_ID_INVALID: no test CTA of that id in the tenant (normal CTAs are not deleted here)' })
-  async delete(@TenantId() tenantId: string, @Param('ctaId') ctaId: string): Promise<DataEnvelope<null>> {
-    await this.testCtas.delete(tenantId, ctaId);
+  async delete(@TenantId() tenantId: string, @Param('ctaId') ctaId: string, @ChangeOrigin() origin: ChangeOrigin): Promise<DataEnvelope<null>> {
+    await this.testCtas.delete(tenantId, ctaId, origin);
     return dataEnvelope(null);
   }
 }

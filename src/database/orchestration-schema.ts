@@ -1,3 +1,4 @@
+import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
 import { CatalogueRevisionEntity } from '../catalogue/catalogue-revision.entity';
@@ -13,6 +14,7 @@ import { CreateCatalogueRevisions1767225600002 } from './migrations/176722560000
 import { CreateEventDefinitions1767225600003 } from './migrations/1767225600003-CreateEventDefinitions';
 import { CreateNudgePreviews1767225600004 } from './migrations/1767225600004-CreateNudgePreviews';
 import { CreateSdkUserStates1767225600600 } from './migrations/1767225600600-CreateSdkUserStates';
+import { CreateAuditEntries1767225602000 } from './migrations/1767225602000-CreateAuditEntries';
 
 /** Every entity of the service; a host registers them on its own connection. */
 export const ORCHESTRATION_ENTITIES = [
@@ -25,6 +27,7 @@ export const ORCHESTRATION_ENTITIES = [
   EventDefinitionEntity,
   NudgePreviewEntity,
   UserStateEntity,
+  AuditEntryEntity,
 ];
 
 /** Every migration, in order; a host runs them with its own. */
@@ -35,4 +38,5 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreateEventDefinitions1767225600003,
   CreateNudgePreviews1767225600004,
   CreateSdkUserStates1767225600600,
+  CreateAuditEntries1767225602000,
 ];
