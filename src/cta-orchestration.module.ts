@@ -1,4 +1,5 @@
 import { DynamicModule, FactoryProvider, Module, Type } from '@nestjs/common';
+import { AuditController } from './audit/audit.controller';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
@@ -36,6 +37,7 @@ const ADMIN_CONTROLLERS: Type[] = [
   BehaviourTagsController,
   EventsController,
   NudgePreviewAdminController,
+  AuditController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 

@@ -1,6 +1,8 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { SOURCE_HEADER, TENANT_HEADER } from '../common/api-headers';
+import { OPTIONAL_USER_HEADER, SOURCE_HEADER, TENANT_HEADER } from '../common/api-headers';
+import { ChangeOrigin } from '../audit/change-origin';
+import { RequiresRole } from '../security/admin-roles';
 import { ErrorEnvelopeDto, EventEnvelope, eventEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { EventSource, TenantId } from '../common/request-headers';
@@ -57,6 +59,8 @@ export class EventsController {
 
   @Post()
   @HttpCode(200)
+  @RequiresRole('editor')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({
     summary: 'Create or update event definitions',
     description: 'Upsert by name: an existing event gets its properties replaced. The whole body is validated first; one invalid event writes nothing.',
@@ -76,11 +80,13 @@ export class EventsController {
     @TenantId() tenantId: string,
     @EventSource() source: string,
     @ValidBody(ErrorCode.INVALID_REQUEST) body: UpsertEventsDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EventEnvelope<{ eventsProcessed: number }>> {
-    return eventEnvelope({ eventsProcessed: await this.events.upsert(tenantId, source, body.events) });
+    return eventEnvelope({ eventsProcessed: await this.events.upsert(tenantId, source, body.events, origin) });
   }
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the event definitions of the tenant', description: 'Sorted by name.' })
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
@@ -93,6 +99,7 @@ export class EventsController {
   }
 
   @Get('list/names')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the event names of the tenant', description: 'Sorted.' })
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
@@ -105,6 +112,7 @@ export class EventsController {
   }
 
   @Get(':eventName')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Read one event definition' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
@@ -117,6 +125,8 @@ export class EventsController {
 
   @Put(':eventName')
   @HttpCode(200)
+  @RequiresRole('editor')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({ summary: "Replace an event's properties", description: '`properties` is required (it may be empty) and replaces the stored list.' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
@@ -133,20 +143,23 @@ export class EventsController {
     @EventSource() source: string,
     @Param('eventName') name: string,
     @ValidBody(ErrorCode.INVALID_REQUEST) body: UpdateEventPropertiesDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EventEnvelope<null>> {
-    await this.events.replaceProperties(tenantId, source, name, body.properties);
+    await this.events.replaceProperties(tenantId, source, name, body.properties, origin);
     return eventEnvelope(null);
   }
 
   @Delete(':eventName')
+  @RequiresRole('editor')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({ summary: 'Delete an event definition' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({ description: 'deleted', schema: eventEnvelopeSchema({ type: 'object', nullable: true }, null) })
   @ApiBadRequestResponse(BAD_TENANT)
   @ApiNotFoundResponse(NOT_FOUND)
-  async delete(@TenantId() tenantId: string, @Param('eventName') name: string): Promise<EventEnvelope<null>> {
-    await this.events.delete(tenantId, name);
+  async delete(@TenantId() tenantId: string, @Param('eventName') name: string, @ChangeOrigin() origin: ChangeOrigin): Promise<EventEnvelope<null>> {
+    await this.events.delete(tenantId, name, origin);
     return eventEnvelope(null);
   }
 }
