@@ -29,7 +29,7 @@ import { SdkModule } from './sdk/sdk.module';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
 const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, EventsModule, NudgePreviewModule, SdkModule];
-const ADMIN_CONTROLLERS: Type[] = [
+export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
   CtaStatusController,
