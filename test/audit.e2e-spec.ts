@@ -152,7 +152,8 @@ eachDatabase('audit history', (database) => {
       expect(createEntry).toMatchObject({ entityType: 'behaviourTag', entityId: 'store-nudges', action: 'create', before: null, after: created });
 
       api.clock.advance(1000);
-      const { behaviourTagName: _name, ...update } = { ...tagBody('store-nudges', [a]), description: 'one at a time' };
+      const { behaviourTagName: _name, ...update } = tagBody('store-nudges', [a]);
+      update.description = 'one at a time';
       expect((await api.put('/engine/behaviour-tags/store-nudges', update, headersOf(tenant, { user: 'dave@example.com' }))).status).toBe(200);
       const updated = await list();
       const [updateEntry] = await api.get('/engine/behaviour-tags/store-nudges/history', headersOf(tenant)).then((res) => res.body.data.entries);

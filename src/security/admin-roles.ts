@@ -1,4 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiForbiddenResponse } from '@nestjs/swagger';
+import { ErrorEnvelopeDto } from '../common/envelope';
 
 /** Operator roles (DESIGN §15), each allowed what the ones before it are. */
 export const ADMIN_ROLES = ['viewer', 'editor', 'publisher', 'admin'] as const;
@@ -16,7 +18,14 @@ const REQUIRED_ROLE = 'cta-orchestration:required-role';
  * `publisher` changes statuses and restores. Read by the service's key guard, and by a host's
  * own guard through `requiredRoleOf`.
  */
-export const RequiresRole = (role: AdminRole): MethodDecorator => SetMetadata(REQUIRED_ROLE, role);
+export const RequiresRole = (role: AdminRole): MethodDecorator =>
+  applyDecorators(
+    SetMetadata(REQUIRED_ROLE, role),
+    ApiForbiddenResponse({
+      type: ErrorEnvelopeDto,
+      description: `FORBIDDEN: ADMIN_API_KEYS is set and the key's role is below ${role}, the role this route needs (the message names the key, its role and ${role})`,
+    }),
+  );
 
 /**
  * The role a route handler (`context.getHandler()`) needs. A route that declares none needs
