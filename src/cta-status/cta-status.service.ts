@@ -10,13 +10,16 @@ import { PeriodicJobsService } from '../common/periodic-jobs.service';
 import { catalogueTenants } from '../ctas/catalogue-tenants';
 import { recordCtaChanges } from '../ctas/cta-audit';
 import { parseCtaId, unknownCta } from '../ctas/cta-id';
-import { loadCtaRecord } from '../ctas/cta-links';
+import { loadCtaRecord, loadCtaRecordsById } from '../ctas/cta-links';
+import type { CtaRecord } from '../ctas/cta-record';
 import { CtaEntity } from '../ctas/cta.entity';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
-import { forUpdate } from '../database/row-lock';
 import { isStatusAction, STATUS_ACTIONS, StatusAction, TIMED_TRANSITIONS, TimedTransition, TRANSITIONS } from './cta-transitions';
 
 const COLUMN_OF = { startTime: 'start_time', endTime: 'end_time' } as const;
+
+const isDue = (cta: CtaRecord, timed: TimedTransition, now: number): boolean =>
+  timed.from.includes(cta.ctaStatus) && cta[timed.dueAt] !== null && (cta[timed.dueAt] as number) <= now;
 
 /**
  * The only writer of a CTA's status after creation (DESIGN §6). Every change is
@@ -66,7 +69,7 @@ export class CtaStatusService implements OnModuleInit {
       if (!affected) {
         throw await this.refusal(manager, tenantId, id, action, now);
       }
-      await recordCtaChanges(this.audit, manager, origin, tenantId, action, [{ id, before }]);
+      await recordCtaChanges(this.audit, manager, origin, action, [{ id, tenantId, before }]);
     });
   }
 
@@ -79,23 +82,22 @@ export class CtaStatusService implements OnModuleInit {
       if (due.some(Boolean)) {
         await this.catalogue.write(tenantId, async (manager) => {
           for (const timed of TIMED_TRANSITIONS) {
-            // The due CTAs, locked: each gets the update below and its audit entry, as the scheduler's.
-            const ids = (await forUpdate(this.dueQuery(manager, tenantId, timed, now).select('cta.id')).getMany()).map((cta) => Number(cta.id));
-            if (ids.length === 0) {
+            // The due CTAs; each moved gets its audit entry, as the scheduler's.
+            const ids = (await this.dueQuery(manager, tenantId, timed, now).select('cta.id').getMany()).map((cta) => Number(cta.id));
+            // Read again under their locks: only those still due are moved and recorded.
+            const locked = await loadCtaRecordsById(manager, ids, { locked: true });
+            const before = [...locked.values()].filter((cta) => isDue(cta, timed, now));
+            if (before.length === 0) {
               continue;
-            }
-            const changed = [];
-            for (const id of ids) {
-              changed.push({ id, before: await loadCtaRecord(manager, tenantId, id) });
             }
             await manager
               .createQueryBuilder()
               .update(CtaEntity)
               .set({ status: timed.to })
-              .where('tenant_id = :tenantId AND id IN (:...ids) AND status IN (:...from)', { tenantId, ids, from: timed.from })
+              .where('tenant_id = :tenantId AND id IN (:...ids) AND status IN (:...from)', { tenantId, ids: before.map((cta) => cta.id), from: timed.from })
               .andWhere(`${COLUMN_OF[timed.dueAt]} IS NOT NULL AND ${COLUMN_OF[timed.dueAt]} <= :now`, { now })
               .execute();
-            await recordCtaChanges(this.audit, manager, SCHEDULER_ORIGIN, tenantId, timed.action, changed);
+            await recordCtaChanges(this.audit, manager, SCHEDULER_ORIGIN, timed.action, before.map((cta) => ({ id: cta.id, tenantId, before: cta })));
           }
         });
       }

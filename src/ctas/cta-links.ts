@@ -49,3 +49,22 @@ export async function loadCtaRecord(
   const cta = await (locked ? forUpdate(query) : query).getOne();
   return cta ? toCtaRecord(cta, await loadCtaLinks(manager, tenantId, [id])) : null;
 }
+
+/**
+ * CTAs of any tenants by id, as the admin API shows them: one read of the rows (locked with
+ * `locked`), then two link reads per tenant. For the audit of a batch of changes.
+ */
+export async function loadCtaRecordsById(manager: EntityManager, ids: number[], { locked = false } = {}): Promise<Map<number, CtaRecord>> {
+  if (ids.length === 0) {
+    return new Map();
+  }
+  const query = manager.createQueryBuilder(CtaEntity, 'cta').where('cta.id IN (:...ids)', { ids }).orderBy('cta.id', 'ASC');
+  const ctas = await (locked ? forUpdate(query) : query).getMany();
+  const records = new Map<number, CtaRecord>();
+  for (const tenantId of new Set(ctas.map((cta) => cta.tenantId))) {
+    const ofTenant = ctas.filter((cta) => cta.tenantId === tenantId);
+    const links = await loadCtaLinks(manager, tenantId, ofTenant.map((cta) => Number(cta.id)));
+    ofTenant.forEach((cta) => records.set(Number(cta.id), toCtaRecord(cta, links)));
+  }
+  return records;
+}

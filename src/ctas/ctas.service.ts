@@ -73,7 +73,7 @@ export class CtasService {
         });
         const id = Number(inserted.identifiers[0].id);
         await this.writeTags(manager, tenantId, id, fields.tags);
-        await recordCtaChanges(this.audit, manager, origin, tenantId, 'create', [{ id, before: null }]);
+        await recordCtaChanges(this.audit, manager, origin, 'create', [{ id, tenantId, before: null }]);
         return id;
       });
     } catch (error) {
@@ -151,7 +151,7 @@ export class CtasService {
       );
       await manager.delete(CtaTagEntity, { tenantId, ctaId: id });
       await this.writeTags(manager, tenantId, id, fields.tags);
-      await recordCtaChanges(this.audit, manager, origin, tenantId, action, [{ id, before }]);
+      await recordCtaChanges(this.audit, manager, origin, action, [{ id, tenantId, before }]);
     });
   }
 
