@@ -175,7 +175,7 @@ export class CtasController {
       'and is recorded as a `restore` entry. The request body is ignored.',
   })
   @ApiParam(ID_PARAM)
-  @ApiParam({ name: 'auditId', description: 'id of an audit entry of this CTA', example: '3' })
+  @ApiParam({ name: 'auditId', description: 'id of an audit entry of this CTA (its history)', example: '2' })
   @ApiHeader(USER_HEADER)
   @ApiOkResponse({ description: 'restored', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequestResponse({
