@@ -135,6 +135,7 @@ describe('loadAppConfig', () => {
     ['ADMIN_API_KEYS', 'alice:viewer:k1,alice:editor:k2'],
     ['ADMIN_API_KEYS', 'alice:viewer:k1,bob:editor:k1'],
     ['ADMIN_API_KEYS', 'k0,key-1:viewer:k1'],
+    ['ADMIN_API_KEYS', `${'n'.repeat(256)}:viewer:k1`],
   ])('refuses %s=%p with a message naming the variable', (variable, value) => {
     const error = failure({ [variable]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));

@@ -7,6 +7,9 @@ export interface AdminApiKey {
   key: string;
 }
 
+/** Names are the audit history's actors, stored in a column of this size. */
+const MAX_NAME_LENGTH = 255;
+
 /**
  * Entries of `ADMIN_API_KEYS` (DESIGN §15): `name:role:key`, or a bare `key` (role `admin`,
  * named `key-1`, `key-2`, … in the order the bare keys are given). The key itself may hold
@@ -29,6 +32,9 @@ export function parseAdminApiKeys(entries: readonly string[]): AdminApiKey[] | {
     const key = secret.join(':');
     if (name === '' || key === '') {
       return { problem: `${position} has an empty ${name === '' ? 'name' : 'key'}; use 'name:role:key'` };
+    }
+    if (name.length > MAX_NAME_LENGTH) {
+      return { problem: `${position} has a name longer than ${MAX_NAME_LENGTH} characters` };
     }
     if (!isAdminRole(role)) {
       return { problem: `${position} ('${name}') has the unknown role '${role}'; roles are ${ADMIN_ROLES.join(', ')}` };
