@@ -58,9 +58,9 @@ export class TestCtasService implements OnModuleInit {
     const now = this.clock.now();
     return this.catalogue.write(tenantId, async (manager) => {
       // Replaces the previous test CTA; unknown ids (a retry) and normal CTAs are left alone.
-      const replaced = previousCtaId === null ? [] : await this.testCtaRecords(manager, tenantId, [previousCtaId]);
-      if (replaced.length > 0) {
-        await this.deleteTestCtas(manager, tenantId, [previousCtaId as number]);
+      const replaced = previousCtaId === null ? null : await this.testCtaRecord(manager, tenantId, previousCtaId);
+      if (replaced) {
+        await this.deleteTestCtas(manager, tenantId, [replaced.id]);
       }
       const inserted = await manager.insert(CtaEntity, {
         tenantId,
@@ -85,8 +85,8 @@ export class TestCtasService implements OnModuleInit {
         CtaTestUserEntity,
         userIds.map((userId) => ({ tenantId, userId, ctaId: id })),
       );
-      const [created] = await this.testCtaRecords(manager, tenantId, [id]);
-      await this.audit.record(manager, origin, [...replaced.map((record) => deletion(tenantId, record)), creation(tenantId, created)]);
+      const created = (await this.testCtaRecord(manager, tenantId, id)) as TestCtaRecord;
+      await this.audit.record(manager, origin, [...(replaced ? [deletion(tenantId, replaced)] : []), creation(tenantId, created)]);
       return id;
     });
   }
@@ -94,7 +94,7 @@ export class TestCtasService implements OnModuleInit {
   async delete(tenantId: string, rawId: string, origin: ChangeOrigin): Promise<void> {
     const id = parseCtaId(rawId);
     await this.catalogue.write(tenantId, async (manager) => {
-      const [deleted] = await this.testCtaRecords(manager, tenantId, [id]);
+      const deleted = await this.testCtaRecord(manager, tenantId, id);
       if (!deleted) {
         throw unknownCta(id);
       }
@@ -128,17 +128,14 @@ export class TestCtasService implements OnModuleInit {
     return affected ?? 0;
   }
 
-  /** Those of `ids` that are test CTAs of the tenant, locked, as the audit history shows them. */
-  private async testCtaRecords(manager: EntityManager, tenantId: string, ids: number[]): Promise<TestCtaRecord[]> {
-    const records: TestCtaRecord[] = [];
-    for (const id of ids) {
-      const record = await loadCtaRecord(manager, tenantId, id, { isTest: true, locked: true });
-      if (record) {
-        const users = await manager.find(CtaTestUserEntity, { select: { userId: true }, where: { tenantId, ctaId: id } });
-        records.push({ ...record, userIds: users.map((user) => user.userId).sort(byNumericValue) });
-      }
+  /** The tenant's test CTA of that id, locked, as the audit history shows it; null when there is none. */
+  private async testCtaRecord(manager: EntityManager, tenantId: string, id: number): Promise<TestCtaRecord | null> {
+    const record = await loadCtaRecord(manager, tenantId, id, { isTest: true, locked: true });
+    if (!record) {
+      return null;
     }
-    return records;
+    const users = await manager.find(CtaTestUserEntity, { select: { userId: true }, where: { tenantId, ctaId: id } });
+    return { ...record, userIds: users.map((user) => user.userId).sort(byNumericValue) };
   }
 
   private previousCtaId(value: unknown): number | null {
