@@ -24,7 +24,7 @@ function ruleFor(index) {
   rule.stateMachineTTL = STATE_MACHINE_TTL;
   rule.frequency.window.value = 1 + (index % 7);
   rule.stateTransition[`event_${index}`] = {
-    '0': [{ transitionTo: '1', filters: { operator: 'OR', filter: [{ propertyName: 'screen', comparisonType: 'EQUALS', comparisonValue: `screen_${index}` }] } }],
+    '0': [{ transitionTo: '1', filters: { operator: 'OR', filter: [{ propertyName: 'screen', propertyType: 'string', comparisonType: '=', comparisonValue: `screen_${index}` }] } }],
   };
   return rule;
 }
@@ -102,7 +102,7 @@ async function seedTenant(db, { tenantId, firstId, extraCtas, users, now }) {
         name,
         exampleTag.description,
         JSON.stringify(exampleTag.exposureRule),
-        JSON.stringify({ shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [String(linkedOf(tagIndex)[0])] } }),
+        JSON.stringify({ shownCta: { rule: 'LIST', ctaList: [String(linkedOf(tagIndex)[1])] }, hideCta: { rule: 'LIST', ctaList: [String(linkedOf(tagIndex)[0])] } }),
         now,
         'bench@example.com',
         null,

@@ -11,12 +11,12 @@ const TAGS = '/engine/behaviour-tags';
 
 const headers = (tenantId: string, user = 'alice@example.com'): Record<string, string> => ({ 'x-tenant-id': tenantId, user });
 
-/** The shared example body with a name, linked CTAs, and relation lists drawn from them. */
+/** The shared example body with a name, linked CTAs, and a LIST/LIST relation hiding some of them. */
 function tagBody(name: string, linkedCtas: CtaId[], hide: CtaId[] = linkedCtas.slice(0, 1)): Record<string, any> {
   return {
     ...JSON.parse(JSON.stringify(createTagExample)),
     behaviourTagName: name,
-    ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: hide } },
+    ctaRelation: { shownCta: { rule: 'LIST', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: hide } },
     linkedCtas,
   };
 }
@@ -100,7 +100,7 @@ eachDatabase('behaviour tags', (database) => {
               lastUpdatedAt: expect.any(Number),
               lastUpdatedBy: 'bob',
               exposureRule: createTagExample.exposureRule,
-              ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [first] } },
+              ctaRelation: { shownCta: { rule: 'LIST', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [first] } },
               linkedCtas: [first, second].sort((a, b) => Number(a) - Number(b)),
               tenantId: tenant,
             },
@@ -278,7 +278,7 @@ eachDatabase('behaviour tags', (database) => {
       const body = updateBody([kept, Number(added)], {
         description: 'changed',
         exposureRule: { session: { limit: 2 }, window: { limit: 5, unit: 'hours', value: 12 }, lifespan: { limit: 0 } },
-        ctaRelation: { shownCta: { rule: 'REST', ctaList: [added] }, hideCta: { rule: 'LIST', ctaList: [Number(kept)] } },
+        ctaRelation: { shownCta: { rule: 'LIST', ctaList: [added] }, hideCta: { rule: 'LIST', ctaList: [Number(kept)] } },
       });
       const res = await api.put(tagPath('store-nudges'), body, headers(tenant, 'carol'));
       expect(res.status).toBe(200);
@@ -291,7 +291,7 @@ eachDatabase('behaviour tags', (database) => {
         lastUpdatedAt: expect.any(Number),
         lastUpdatedBy: 'carol',
         exposureRule: { session: { limit: 2 }, window: { limit: 5, unit: 'hours', value: 12 }, lifespan: { limit: 0 } },
-        ctaRelation: { shownCta: { rule: 'REST', ctaList: [added] }, hideCta: { rule: 'LIST', ctaList: [kept] } },
+        ctaRelation: { shownCta: { rule: 'LIST', ctaList: [added] }, hideCta: { rule: 'LIST', ctaList: [kept] } },
         linkedCtas: [kept, added],
         tenantId: tenant,
       });
@@ -361,7 +361,7 @@ eachDatabase('behaviour tags', (database) => {
       await createTag(tenant, 'theirs', [theirs]);
       const cases: [Record<string, any>, string][] = [
         [updateBody([mine, '424242']), 'linkedCtas: CTA 424242 does not exist'],
-        [updateBody([mine], { ctaRelation: { shownCta: { rule: 'LIST', ctaList: [free] }, hideCta: { rule: 'ANY', ctaList: [] } } }), `ctaRelation.shownCta.ctaList: CTA ${free} not in linkedCtas`],
+        [updateBody([mine], { ctaRelation: { shownCta: { rule: 'LIST', ctaList: [free] }, hideCta: { rule: 'LIST', ctaList: [] } } }), `ctaRelation.shownCta.ctaList: CTA ${free} not in linkedCtas`],
         [updateBody([free, theirs], { description: 'x' }), `linkedCtas: CTA ${theirs} is already linked to behaviour tag 'theirs' (a CTA belongs to at most one behaviour tag)`],
       ];
       for (const [body, message] of cases) {
@@ -572,7 +572,7 @@ eachDatabase('behaviour tags', (database) => {
         {
           behaviourTagName: 'store-nudges',
           exposureRule: { ...createTagExample.exposureRule, ctasResetAt: [] },
-          ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [tagged] }, activeCtas: [] },
+          ctaRelation: { shownCta: { rule: 'LIST', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [tagged] }, activeCtas: [] },
         },
       ]);
     });

@@ -168,32 +168,32 @@ eachDatabase('CTAs', (database) => {
       ['endTime equal to startTime', { startTime: Date.now() + DAY, endTime: Date.now() + DAY }, 'endTime'],
       ['rule missing', { rule: undefined }, 'rule'],
       ['rule an array', { rule: [] }, 'rule'],
-      ['includes empty', withRule((r) => (r.cohortEligibility.includes = [])), 'rule.cohortEligibility.includes must be a non-empty array of strings'],
-      ['excludes missing', withRule((r) => delete r.cohortEligibility.excludes), 'rule.cohortEligibility.excludes must be an array of strings'],
-      ['cohortEligibility missing', withRule((r) => delete r.cohortEligibility), 'rule.cohortEligibility must be an object'],
-      ['stateToAction empty', withRule((r) => (r.stateToAction = {})), 'rule.stateToAction must be a non-empty map'],
-      ['stateToAction value a number', withRule((r) => (r.stateToAction['1'] = 3)), 'rule.stateToAction.1 must be a string'],
-      ['stateTransition missing', withRule((r) => delete r.stateTransition), 'rule.stateTransition must be an object'],
-      ['stateTransition level 2 not a map', withRule((r) => (r.stateTransition.store_opened = [])), 'rule.stateTransition.store_opened must be an object'],
-      ['conditions not an array', withRule((r) => (r.stateTransition.store_opened['0'] = {})), 'rule.stateTransition.store_opened.0 must be an array'],
-      ['transitionTo missing', withRule((r) => delete r.stateTransition.store_opened['0'][0].transitionTo), 'rule.stateTransition.store_opened.0[0].transitionTo must be a string'],
-      ['filters.operator missing', withRule((r) => delete r.stateTransition.purchase_completed['2'][0].filters.operator), 'rule.stateTransition.purchase_completed.2[0].filters.operator must be a string'],
-      ['filters.filter not an array', withRule((r) => (r.stateTransition.store_opened['1'][0].filters.filter = {})), 'rule.stateTransition.store_opened.1[0].filters.filter must be an array of objects'],
-      ['priority a string', withRule((r) => (r.priority = '5')), 'rule.priority must be an integer'],
-      ['priority fractional', withRule((r) => (r.priority = 1.5)), 'rule.priority must be an integer'],
-      ['stateMachineTTL zero', withRule((r) => (r.stateMachineTTL = 0)), 'rule.stateMachineTTL must be a positive integer'],
-      ['actions not an array', withRule((r) => (r.actions = {})), 'rule.actions must be an array of objects'],
-      ['an action not an object', withRule((r) => r.actions.push('x')), 'rule.actions must be an array of objects'],
-      ['frequency missing', withRule((r) => delete r.frequency), 'rule.frequency must be an object'],
-      ['session.limit negative', withRule((r) => (r.frequency.session.limit = -1)), 'rule.frequency.session.limit must be a non-negative integer'],
-      ['window.unit unknown', withRule((r) => (r.frequency.window.unit = 'weeks')), 'rule.frequency.window.unit must be one of days, hours, minutes, seconds'],
-      ['window.value a string', withRule((r) => (r.frequency.window.value = '7')), 'rule.frequency.window.value must be a non-negative integer'],
-      ['lifeSpan missing', withRule((r) => delete r.frequency.lifeSpan), 'rule.frequency.lifeSpan must be an object'],
-      ['resetStates not strings', withRule((r) => (r.resetStates = [3])), 'rule.resetStates must be an array of strings'],
-      ['resetCTAonFirstLaunch a string', withRule((r) => (r.resetCTAonFirstLaunch = 'true')), 'rule.resetCTAonFirstLaunch must be a boolean'],
-      ['contextParams a string', withRule((r) => (r.contextParams = 'storeId')), 'rule.contextParams must be an array of strings'],
-      ['maxActiveStateMachineCount zero', withRule((r) => (r.groupByConfig.maxActiveStateMachineCount = 0)), 'rule.groupByConfig.maxActiveStateMachineCount must be a positive integer'],
-      ['groupByKeys not strings', withRule((r) => (r.groupByConfig.groupByKeys = [{}])), 'rule.groupByConfig.groupByKeys must be an array of strings'],
+      ['includes empty', withRule((r) => (r.cohortEligibility.includes = [])), 'rule.cohortEligibility.includes: must be a non-empty array of strings'],
+      ['excludes missing', withRule((r) => delete r.cohortEligibility.excludes), 'rule.cohortEligibility.excludes: must be an array of strings'],
+      ['cohortEligibility missing', withRule((r) => delete r.cohortEligibility), 'rule.cohortEligibility: must be an object'],
+      ['stateToAction empty', withRule((r) => (r.stateToAction = {})), 'rule.stateToAction: must be a non-empty map'],
+      ['stateToAction value a number', withRule((r) => (r.stateToAction['1'] = 3)), 'rule.stateToAction.1: must be an actionId (a string)'],
+      ['stateTransition missing', withRule((r) => delete r.stateTransition), 'rule.stateTransition: must be an object'],
+      ['stateTransition level 2 not a map', withRule((r) => (r.stateTransition.store_opened = [])), 'rule.stateTransition.store_opened: must be an object'],
+      ['conditions not an array', withRule((r) => (r.stateTransition.store_opened['0'] = {})), 'rule.stateTransition.store_opened.0: must be an array'],
+      ['transitionTo missing', withRule((r) => delete r.stateTransition.store_opened['0'][0].transitionTo), 'rule.stateTransition.store_opened.0[0].transitionTo: nothing is not a state'],
+      ['filters.operator missing', withRule((r) => delete r.stateTransition.purchase_completed['2'][0].filters.operator), 'rule.stateTransition.purchase_completed.2[0].filters.operator: nothing is not one of AND, OR (exact case)'],
+      ['filters.filter not an array', withRule((r) => (r.stateTransition.store_opened['1'][0].filters.filter = {})), 'rule.stateTransition.store_opened.1[0].filters.filter: must be an array of filter groups and comparisons'],
+      ['priority a string', withRule((r) => (r.priority = '5')), 'rule.priority: must be an integer'],
+      ['priority fractional', withRule((r) => (r.priority = 1.5)), 'rule.priority: must be an integer'],
+      ['stateMachineTTL zero', withRule((r) => (r.stateMachineTTL = 0)), 'rule.stateMachineTTL: must be a positive integer'],
+      ['actions not an array', withRule((r) => (r.actions = {})), 'rule.actions: must be an array of actions'],
+      ['an action not an object', withRule((r) => r.actions.push('x')), 'rule.actions[2]: must be an object'],
+      ['frequency missing', withRule((r) => delete r.frequency), 'rule.frequency: must be an object'],
+      ['session.limit negative', withRule((r) => (r.frequency.session.limit = -1)), 'rule.frequency.session.limit: must be a non-negative integer'],
+      ['window.unit unknown', withRule((r) => (r.frequency.window.unit = 'weeks')), 'rule.frequency.window.unit: must be one of days, hours, minutes, seconds'],
+      ['window.value a string', withRule((r) => (r.frequency.window.value = '7')), 'rule.frequency.window.value: must be a non-negative integer'],
+      ['lifeSpan missing', withRule((r) => delete r.frequency.lifeSpan), 'rule.frequency.lifeSpan: must be an object'],
+      ['resetStates not strings', withRule((r) => (r.resetStates = [3])), 'rule.resetStates[0]: 3 is not a state'],
+      ['resetCTAonFirstLaunch a string', withRule((r) => (r.resetCTAonFirstLaunch = 'true')), 'rule.resetCTAonFirstLaunch: must be a boolean'],
+      ['contextParams a string', withRule((r) => (r.contextParams = 'storeId')), 'rule.contextParams: must be an array of strings'],
+      ['maxActiveStateMachineCount zero', withRule((r) => (r.groupByConfig.maxActiveStateMachineCount = 0)), 'rule.groupByConfig.maxActiveStateMachineCount: must be a positive integer'],
+      ['groupByKeys not strings', withRule((r) => (r.groupByConfig.groupByKeys = [{}])), 'rule.groupByConfig.groupByKeys: must be an array of strings'],
     ];
     it.each(invalidBodies)('rejects %s with INVALID_REQUEST naming the field, writing nothing', async (_case, fields, message) => {
       const ctas = new CtaClient(api, 'create-invalid');
@@ -330,7 +330,7 @@ eachDatabase('CTAs', (database) => {
       const ctas = new CtaClient(api, 'update-invalid');
       const id = await ctas.create();
       const bad = await ctas.update(id, { team: 'changed', rule: { ...examples.rule(), priority: 'high' } });
-      expect(bad.body).toEqual(errorBody('INVALID_REQUEST', 'rule.priority must be an integer'));
+      expect(bad.body).toEqual(errorBody('INVALID_REQUEST', 'rule.priority: must be an integer'));
       const noUser = await api.put(`/engine/ctas/${id}`, { tags: [], team: 'changed', rule: examples.rule() }, { 'x-tenant-id': 'update-invalid' });
       expect(noUser.body).toEqual(errorBody('INVALID_REQUEST', "header 'user' is required"));
       const pastStart = await ctas.update(id, { team: 'changed', startTime: api.clock.now() - 10 * MINUTE });

@@ -108,7 +108,7 @@ function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
   const tagBody = () => ({
     ...JSON.parse(JSON.stringify(examples.tag)),
     behaviourTagName: fresh('tag'),
-    ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [] } },
+    ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] } },
     linkedCtas: [],
   });
   const { behaviourTagName: _name, ...tagUpdate } = tagBody();

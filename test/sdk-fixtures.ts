@@ -85,7 +85,7 @@ export class AdminCatalogue {
     this.expectOk(await this.api.put(`/engine/ctas/${id}/${action}`, undefined, { 'x-tenant-id': this.tenantId }), `${action} ${id}`);
   }
 
-  /** The example tag linking `linkedCtas`, hiding the first of them. */
+  /** The example tag (any one of its CTAs shows, the rest hide) linking `linkedCtas`. */
   async tag(name: string, linkedCtas: string[]): Promise<void> {
     this.expectOk(
       await this.api.post('/engine/behaviour-tags/', { ...this.tagBody(linkedCtas), behaviourTagName: name }, this.headers()),
@@ -107,7 +107,7 @@ export class AdminCatalogue {
     return {
       description: examples.tag.description,
       exposureRule: examples.tag.exposureRule,
-      ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: linkedCtas.slice(0, 1) } },
+      ctaRelation: examples.tag.ctaRelation,
       linkedCtas,
     };
   }

@@ -93,7 +93,7 @@ eachDatabase('SDK launch', (database) => {
       {
         behaviourTagName: 'tag-a',
         exposureRule: { ...examples.tag.exposureRule, ctasResetAt: [] },
-        ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [id] }, activeCtas: [] },
+        ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] }, activeCtas: [] },
       },
     ]);
   });

@@ -115,7 +115,7 @@ eachDatabase('Test CTAs', (database) => {
       ['previousCtaId malformed', { previousCtaId: 'abc' }, 'previousCtaId'],
       ['previousCtaId negative', { previousCtaId: -3 }, 'previousCtaId'],
       ['rule missing', { rule: undefined }, 'rule'],
-      ['rule invalid', { rule: { ...examples.rule(), frequency: { ...examples.rule().frequency, window: { limit: 1, unit: 'weeks', value: 1 } } } }, 'rule.frequency.window.unit must be one of days, hours, minutes, seconds'],
+      ['rule invalid', { rule: { ...examples.rule(), frequency: { ...examples.rule().frequency, window: { limit: 1, unit: 'weeks', value: 1 } } } }, 'rule.frequency.window.unit: must be one of days, hours, minutes, seconds'],
     ];
     it.each(invalid)('rejects %s with CTA_CREATION_ERROR, writing nothing', async (_case, fields, message) => {
       const res = await createTest('test-invalid', fields);

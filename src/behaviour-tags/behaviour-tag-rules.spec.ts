@@ -14,7 +14,7 @@ const body = (fields: Partial<BehaviourTagRulesDto> = {}): BehaviourTagRulesDto 
   ({
     description: 'd',
     exposureRule: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 1 }, lifespan: { limit: 20 } },
-    ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [12] } },
+    ctaRelation: { shownCta: { rule: 'LIST', ctaList: [13] }, hideCta: { rule: 'LIST', ctaList: [12] } },
     linkedCtas: ['12', 13],
     ...fields,
   }) as BehaviourTagRulesDto;
@@ -41,7 +41,7 @@ describe('tagDefinition', () => {
     expect(definition).toEqual({
       description: 'd',
       exposureRule: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 1 }, lifespan: { limit: 20 } },
-      ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: ['12'] } },
+      ctaRelation: { shownCta: { rule: 'LIST', ctaList: ['13'] }, hideCta: { rule: 'LIST', ctaList: ['12'] } },
       linkedCtas: ['12', '13'],
     });
   });
@@ -57,12 +57,37 @@ describe('tagDefinition', () => {
   });
 
   it('rejects a ctaList id that is not linked, naming the list and the id', () => {
-    const relation = { shownCta: { rule: 'LIST' as const, ctaList: ['13', 14, '15'] }, hideCta: { rule: 'ANY' as const, ctaList: [] } };
+    const relation = { shownCta: { rule: 'LIST' as const, ctaList: ['13', 14, '15'] }, hideCta: { rule: 'LIST' as const, ctaList: [] } };
     expect(failure(() => tagDefinition(body({ ctaRelation: relation }))).message).toBe(
       'ctaRelation.shownCta.ctaList: CTAs 14, 15 not in linkedCtas',
     );
-    const hide = { shownCta: { rule: 'ANY' as const, ctaList: [] }, hideCta: { rule: 'LIST' as const, ctaList: ['9'] } };
+    const hide = { shownCta: { rule: 'LIST' as const, ctaList: [] }, hideCta: { rule: 'LIST' as const, ctaList: ['9'] } };
     expect(failure(() => tagDefinition(body({ ctaRelation: hide }))).message).toBe('ctaRelation.hideCta.ctaList: CTA 9 not in linkedCtas');
+  });
+});
+
+describe('relation pairs devices understand (DESIGN §7)', () => {
+  const relation = (shown: string, hide: string, shownList: unknown[] = [], hideList: unknown[] = []) =>
+    ({ shownCta: { rule: shown, ctaList: shownList }, hideCta: { rule: hide, ctaList: hideList } }) as BehaviourTagRulesDto['ctaRelation'];
+
+  it('accepts ANY/REST with empty lists and LIST/LIST', () => {
+    expect(tagDefinition(body({ ctaRelation: relation('ANY', 'REST') })).ctaRelation.shownCta.rule).toBe('ANY');
+    expect(tagDefinition(body({ ctaRelation: relation('LIST', 'LIST', [12], [13]) })).ctaRelation.hideCta.ctaList).toEqual(['13']);
+  });
+
+  it.each(['ANY', 'LIST', 'REST'].flatMap((shown) => ['ANY', 'LIST', 'REST'].map((hide) => [shown, hide])).filter(
+    ([shown, hide]) => !(shown === 'ANY' && hide === 'REST') && !(shown === 'LIST' && hide === 'LIST'),
+  ))('refuses shownCta %s with hideCta %s, naming the two pairs that work', (shown, hide) => {
+    expect(failure(() => tagDefinition(body({ ctaRelation: relation(shown, hide) }))).message).toBe(
+      `ctaRelation: shownCta ${shown} with hideCta ${hide} makes devices block every CTA of the tag; ` +
+        'use shownCta ANY with hideCta REST (both ctaLists empty) or shownCta LIST with hideCta LIST',
+    );
+  });
+
+  it('refuses ANY/REST with a list, which devices ignore', () => {
+    expect(failure(() => tagDefinition(body({ ctaRelation: relation('ANY', 'REST', [], [12]) }))).message).toBe(
+      'ctaRelation.hideCta.ctaList: must be empty with shownCta ANY and hideCta REST (devices ignore it); to name CTAs use shownCta LIST with hideCta LIST',
+    );
   });
 });
 

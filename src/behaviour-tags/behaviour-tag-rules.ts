@@ -59,6 +59,7 @@ export function tagDefinition(body: BehaviourTagRulesDto): TagDefinition {
     },
     linkedCtas: [...new Set(canonicalIds(body.linkedCtas))],
   };
+  assertDeviceRelation(definition.ctaRelation);
   const linked = new Set(definition.linkedCtas);
   for (const sideName of ['shownCta', 'hideCta'] as const) {
     const unlinked = definition.ctaRelation[sideName].ctaList.filter((id) => !linked.has(id));
@@ -67,6 +68,29 @@ export function tagDefinition(body: BehaviourTagRulesDto): TagDefinition {
     }
   }
   return definition;
+}
+
+const WORKING_PAIRS = 'shownCta ANY with hideCta REST (both ctaLists empty) or shownCta LIST with hideCta LIST';
+
+/**
+ * Devices understand two relation pairs only (DESIGN §7): `ANY`/`REST` ("any one shows, the rest
+ * hide"; devices ignore its lists, so they must be empty) and `LIST`/`LIST`. With any other pair
+ * the device blocks every CTA of the tag, always.
+ */
+export function assertDeviceRelation({ shownCta, hideCta }: CtaRelation): void {
+  if (shownCta.rule === 'LIST' && hideCta.rule === 'LIST') {
+    return;
+  }
+  if (shownCta.rule !== 'ANY' || hideCta.rule !== 'REST') {
+    throw invalid(
+      `ctaRelation: shownCta ${shownCta.rule} with hideCta ${hideCta.rule} makes devices block every CTA of the tag; use ${WORKING_PAIRS}`,
+    );
+  }
+  for (const [sideName, side] of [['shownCta', shownCta], ['hideCta', hideCta]] as const) {
+    if (side.ctaList.length > 0) {
+      throw invalid(`ctaRelation.${sideName}.ctaList: must be empty with shownCta ANY and hideCta REST (devices ignore it); to name CTAs use shownCta LIST with hideCta LIST`);
+    }
+  }
 }
 
 /** Every id must be an existing CTA of the tenant, and not a test CTA. */

@@ -31,7 +31,7 @@ const TAG_RULES_EXAMPLE = {
   },
   ctaRelation: {
     shownCta: { rule: 'ANY', ctaList: [] },
-    hideCta: { rule: 'LIST', ctaList: ['12'] },
+    hideCta: { rule: 'REST', ctaList: [] },
   },
   linkedCtas: ['12', '13'],
 };
@@ -56,7 +56,9 @@ const LIST_EXAMPLE = {
 };
 
 const LINK_RULES =
-  'every linkedCtas id must be an existing non-test CTA of the tenant and not linked by another tag; every ctaList id must be in linkedCtas';
+  'every linkedCtas id must be an existing non-test CTA of the tenant and not linked by another tag; every ctaList id must be in linkedCtas; ' +
+  'ctaRelation is one of the two pairs devices understand: shownCta ANY with hideCta REST (both ctaLists empty) or shownCta LIST with hideCta LIST ' +
+  '(docs/rule-reference.md)';
 
 /** Behaviour tags (seed "Behaviour tags", DESIGN §7), under the admin prefix. */
 @ApiTags('Behaviour tags')

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
-import { COHORT_PROVIDER } from './cohort-provider';
+import { BuiltInCohortDirectory, COHORT_DIRECTORY } from './cohort-directory';
+import { AllUsersCohortProvider, COHORT_PROVIDER } from './cohort-provider';
 
-/** Binds the `CohortProvider` port to the provider chosen in the module options. */
+/** Binds the `CohortProvider` port to the provider chosen in the module options, and the `CohortDirectory` to the tenant's cohorts. */
 @Module({
   providers: [
     {
@@ -10,7 +11,12 @@ import { COHORT_PROVIDER } from './cohort-provider';
       useFactory: (settings: OrchestrationSettings) => settings.cohortProvider,
       inject: [ORCHESTRATION_SETTINGS],
     },
+    {
+      provide: COHORT_DIRECTORY,
+      useFactory: (settings: OrchestrationSettings) => new BuiltInCohortDirectory(!(settings.cohortProvider instanceof AllUsersCohortProvider)),
+      inject: [ORCHESTRATION_SETTINGS],
+    },
   ],
-  exports: [COHORT_PROVIDER],
+  exports: [COHORT_PROVIDER, COHORT_DIRECTORY],
 })
 export class CohortsModule {}

@@ -1,114 +1,285 @@
 import { DomainError } from '../common/domain-error';
 import type { ErrorCode } from '../common/error-code';
-import { CtaRule, WINDOW_UNITS } from './cta.types';
+import { joinProblems, pathTo as at, Problem } from '../common/problems';
+import { ACTION_TYPES, COMPARISONS_BY_PROPERTY_TYPE, CtaRule, FILTER_OPERATORS, PROPERTY_TYPES, PropertyType, WINDOW_UNITS } from './cta.types';
 
 /**
- * Validation of a CTA rule (DESIGN §5), shared by create, update and test CTA.
- * Returns the rule to store: the input with every unknown key kept as sent,
- * `frequency.lifespan` renamed to `lifeSpan`, optional fields sent as `null`
- * dropped, and `ctaValidTill` dropped (it is derived on read, never stored).
- * The first problem found is thrown as `DomainError(code, "<path> <problem>")`.
+ * The rule grammar of DESIGN §5 and §5a, shared by CTA create, update and test
+ * CTA create: what the mobile SDK can evaluate on the device. A rule it cannot
+ * evaluate does nothing there, silently, so every such rule is refused, naming
+ * every problem at its JSON path.
  */
-export function validateCtaRule(value: unknown, code: ErrorCode): CtaRule {
-  return new RuleValidator(code).rule(value);
+
+/** Filter groups nest at most this deep, the condition's own `filters` counting as 1. */
+export const MAX_FILTER_DEPTH = 5;
+/** Leaves (comparisons) in one transition condition. */
+export const MAX_FILTER_LEAVES = 100;
+/** `functions` objects nest at most this deep. */
+export const MAX_FUNCTION_DEPTH = 5;
+
+export interface RuleCheck {
+  /**
+   * The rule to store (when `rule` was an object): a copy of the input with every unknown key kept,
+   * `transitionTo` integers as strings, `frequency.lifespan` renamed to `lifeSpan`, optional fields
+   * sent as `null` dropped, and no `ctaValidTill` (derived on read, never stored).
+   */
+  rule: CtaRule | null;
+  problems: Problem[];
 }
+
+/** Checks a rule and answers its stored form and every problem found (none when it is valid). */
+export function checkCtaRule(value: unknown): RuleCheck {
+  return new RuleChecker().run(value);
+}
+
+/** The stored form of a valid rule; otherwise a `DomainError(code)` naming every problem (the first 20). */
+export function validateCtaRule(value: unknown, code: ErrorCode): CtaRule {
+  const { rule, problems } = checkCtaRule(value);
+  if (problems.length > 0 || rule === null) {
+    throw new DomainError(code, joinProblems(problems));
+  }
+  return rule;
+}
+
+/** States are decimal integer strings in canonical form ("0", "1", "12"): one spelling per state. */
+export const isState = (value: unknown): value is string => typeof value === 'string' && /^(0|[1-9]\d*)$/.test(value);
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
-const isStringArray = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isNumericString = (value: unknown): boolean =>
+  typeof value === 'string' && /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(value);
+const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** Paths as clients read them: `rule.stateTransition.store_opened.0[1].transitionTo`. */
-const at = (path: string, key: string | number): string => (typeof key === 'number' ? `${path}[${key}]` : `${path}.${key}`);
+/** A value as a message quotes it: strings in quotes, the rest as JSON. */
+const shown = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
 
-class RuleValidator {
-  constructor(private readonly code: ErrorCode) {}
+const STATE_FORM = 'a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)';
 
-  rule(value: unknown): CtaRule {
-    const rule = this.object(value, 'rule');
+class RuleChecker {
+  private readonly problems: Problem[] = [];
+
+  run(value: unknown): RuleCheck {
+    if (!isObject(value)) {
+      return { rule: null, problems: [{ path: 'rule', message: 'must be an object' }] };
+    }
+    // A deep copy: normalising (transitionTo, lifespan, nulls) never touches the caller's body.
+    const rule = structuredClone(value);
     delete rule.ctaValidTill;
     this.cohortEligibility(rule.cohortEligibility, 'rule.cohortEligibility');
-    this.stateToAction(rule.stateToAction, 'rule.stateToAction');
+    const actionIds = this.actions(rule.actions, 'rule.actions');
+    this.stateToAction(rule.stateToAction, 'rule.stateToAction', actionIds);
     this.stateTransition(rule.stateTransition, 'rule.stateTransition');
     this.check(isInteger(rule.priority), 'rule.priority', 'must be an integer');
     this.check(isInteger(rule.stateMachineTTL) && rule.stateMachineTTL > 0, 'rule.stateMachineTTL', 'must be a positive integer');
-    this.check(Array.isArray(rule.actions) && rule.actions.every(isObject), 'rule.actions', 'must be an array of objects');
-    rule.frequency = this.frequency(rule.frequency, 'rule.frequency');
-    this.optional(rule, 'resetStates', (item) => this.check(isStringArray(item), 'rule.resetStates', 'must be an array of strings'));
-    this.optional(rule, 'resetCTAonFirstLaunch', (item) =>
-      this.check(typeof item === 'boolean', 'rule.resetCTAonFirstLaunch', 'must be a boolean'),
-    );
+    this.frequency(rule, 'rule.frequency');
+    this.optional(rule, 'resetStates', (states) => this.states(states, 'rule.resetStates'));
+    this.optional(rule, 'resetCTAonFirstLaunch', (item) => this.check(typeof item === 'boolean', 'rule.resetCTAonFirstLaunch', 'must be a boolean'));
     this.optional(rule, 'contextParams', (item) => this.check(isStringArray(item), 'rule.contextParams', 'must be an array of strings'));
-    this.optional(rule, 'groupByConfig', (item) => (rule.groupByConfig = this.groupByConfig(item, 'rule.groupByConfig')));
-    return rule as CtaRule;
+    this.optional(rule, 'groupByConfig', (item) => this.groupByConfig(item, 'rule.groupByConfig'));
+    return { rule: rule as CtaRule, problems: this.problems };
   }
 
   private cohortEligibility(value: unknown, path: string): void {
-    const cohorts = this.object(value, path, false);
-    this.check(isStringArray(cohorts.includes) && cohorts.includes.length > 0, at(path, 'includes'), 'must be a non-empty array of strings');
-    this.check(isStringArray(cohorts.excludes), at(path, 'excludes'), 'must be an array of strings');
+    if (!this.object(value, path)) return;
+    this.check(isStringArray(value.includes) && value.includes.length > 0, at(path, 'includes'), 'must be a non-empty array of strings');
+    this.check(isStringArray(value.excludes), at(path, 'excludes'), 'must be an array of strings');
   }
 
-  private stateToAction(value: unknown, path: string): void {
-    const map = this.object(value, path, false);
-    this.check(Object.keys(map).length > 0, path, 'must be a non-empty map of state to action name');
-    for (const [state, action] of Object.entries(map)) {
-      this.check(typeof action === 'string', at(path, state), 'must be a string');
+  /** Checks each action; answers the actionIds defined (for `stateToAction`), or null when `actions` is not a list. */
+  private actions(value: unknown, path: string): Set<string> | null {
+    if (!Array.isArray(value)) {
+      this.problem(path, 'must be an array of actions');
+      return null;
     }
+    const firstIndexOf = new Map<string, number>();
+    value.forEach((action, index) => {
+      const actionPath = at(path, index);
+      if (!this.object(action, actionPath)) return;
+      const { actionId, type } = action;
+      if (!isNonEmptyString(actionId)) {
+        this.problem(at(actionPath, 'actionId'), 'must be a non-empty string');
+      } else if (firstIndexOf.has(actionId)) {
+        this.problem(at(actionPath, 'actionId'), `${shown(actionId)} is also the actionId of ${at(path, firstIndexOf.get(actionId)!)}; actionIds must be unique`);
+      } else {
+        firstIndexOf.set(actionId, index);
+      }
+      if (!(ACTION_TYPES as readonly unknown[]).includes(type)) {
+        this.problem(at(actionPath, 'type'), `${shown(type)} is not one of ${ACTION_TYPES.join(', ')}`);
+      }
+    });
+    return new Set(firstIndexOf.keys());
   }
 
-  private stateTransition(value: unknown, path: string): void {
-    for (const [event, byState] of Object.entries(this.object(value, path, false))) {
-      for (const [state, conditions] of Object.entries(this.object(byState, at(path, event), false))) {
-        const conditionsPath = at(at(path, event), state);
-        this.check(Array.isArray(conditions), conditionsPath, 'must be an array of transition conditions');
-        (conditions as unknown[]).forEach((condition, index) => this.condition(condition, at(conditionsPath, index)));
+  private stateToAction(value: unknown, path: string, actionIds: Set<string> | null): void {
+    if (!this.object(value, path)) return;
+    this.check(Object.keys(value).length > 0, path, 'must be a non-empty map of state to actionId');
+    for (const [state, actionId] of Object.entries(value)) {
+      this.check(isState(state), at(path, state), `the key ${shown(state)} is not ${STATE_FORM}`);
+      if (typeof actionId !== 'string') {
+        this.problem(at(path, state), 'must be an actionId (a string)');
+      } else if (actionIds && !actionIds.has(actionId)) {
+        this.problem(at(path, state), `${shown(actionId)} is not an actionId of rule.actions`);
       }
     }
   }
 
-  private condition(value: unknown, path: string): void {
-    const condition = this.object(value, path, false);
-    this.check(typeof condition.transitionTo === 'string', at(path, 'transitionTo'), 'must be a string');
-    const filters = this.object(condition.filters, at(path, 'filters'), false);
-    this.check(typeof filters.operator === 'string', at(path, 'filters.operator'), 'must be a string');
-    this.check(Array.isArray(filters.filter) && filters.filter.every(isObject), at(path, 'filters.filter'), 'must be an array of objects');
+  private stateTransition(value: unknown, path: string): void {
+    if (!this.object(value, path)) return;
+    for (const [event, byState] of Object.entries(value)) {
+      const eventPath = at(path, event);
+      this.check(event.length > 0, eventPath, 'event names must be non-empty');
+      if (!this.object(byState, eventPath)) continue;
+      for (const [state, conditions] of Object.entries(byState)) {
+        const statePath = at(eventPath, state);
+        this.check(isState(state), statePath, `the key ${shown(state)} is not ${STATE_FORM}`);
+        if (!Array.isArray(conditions)) {
+          this.problem(statePath, 'must be an array of transition conditions');
+          continue;
+        }
+        conditions.forEach((condition, index) => this.condition(condition, at(statePath, index)));
+      }
+    }
   }
 
-  private frequency(value: unknown, path: string): Json {
-    const frequency = this.object(value, path);
+  private condition(condition: unknown, path: string): void {
+    if (!this.object(condition, path)) return;
+    const { transitionTo, filters } = condition;
+    if (isInteger(transitionTo) && transitionTo >= 0) {
+      // Devices compare states as strings: an integer is stored and served as its string.
+      condition.transitionTo = String(transitionTo);
+    } else {
+      this.check(isState(transitionTo), at(path, 'transitionTo'), `${shown(transitionTo)} is not ${STATE_FORM} or a non-negative integer`);
+    }
+    // Absent, null or {} filters mean "always".
+    if (filters === undefined || filters === null || (isObject(filters) && Object.keys(filters).length === 0)) return;
+    const leaves = { count: 0 };
+    this.group(filters, at(path, 'filters'), 1, leaves);
+    this.check(leaves.count <= MAX_FILTER_LEAVES, at(path, 'filters'), `has ${leaves.count} comparisons; at most ${MAX_FILTER_LEAVES} per condition`);
+  }
+
+  private group(group: unknown, path: string, depth: number, leaves: { count: number }): void {
+    if (!this.object(group, path)) return;
+    if (depth > MAX_FILTER_DEPTH) {
+      this.problem(path, `filter groups nest deeper than ${MAX_FILTER_DEPTH} levels`);
+      return;
+    }
+    const { operator, filter } = group;
+    this.check(
+      (FILTER_OPERATORS as readonly unknown[]).includes(operator),
+      at(path, 'operator'),
+      `${shown(operator)} is not one of ${FILTER_OPERATORS.join(', ')} (exact case)`,
+    );
+    if (!Array.isArray(filter)) {
+      this.problem(at(path, 'filter'), 'must be an array of filter groups and comparisons');
+      return;
+    }
+    this.check(operator !== 'OR' || filter.length > 0, at(path, 'filter'), 'an OR over an empty list never passes on the device; add a comparison or use AND');
+    filter.forEach((item, index) => {
+      const itemPath = at(at(path, 'filter'), index);
+      if (!isObject(item)) {
+        this.problem(itemPath, 'must be an object: a filter group ({operator, filter}) or a comparison');
+      } else if ('operator' in item) {
+        this.group(item, itemPath, depth + 1, leaves);
+      } else {
+        leaves.count += 1;
+        this.leaf(item, itemPath);
+      }
+    });
+  }
+
+  private leaf(leaf: Json, path: string): void {
+    const { propertyName, propertyType, comparisonType, comparisonValue, functions } = leaf;
+    this.check(isNonEmptyString(propertyName), at(path, 'propertyName'), 'must be a non-empty string');
+    if (!(PROPERTY_TYPES as readonly unknown[]).includes(propertyType)) {
+      this.problem(at(path, 'propertyType'), `${shown(propertyType)} is not one of ${PROPERTY_TYPES.join(', ')}`);
+    } else {
+      const type = propertyType as PropertyType;
+      const allowed = COMPARISONS_BY_PROPERTY_TYPE[type];
+      if (!(allowed as readonly unknown[]).includes(comparisonType)) {
+        const hint = type === 'number' && comparisonType === '!=' ? ' (the device always fails != on numbers)' : '';
+        this.problem(at(path, 'comparisonType'), `${shown(comparisonType)} is not one of ${allowed.join(', ')} for propertyType ${type}${hint}`);
+      }
+      this.comparisonValue(type, comparisonValue, at(path, 'comparisonValue'));
+    }
+    if (functions !== undefined && functions !== null) {
+      this.functions(functions, at(path, 'functions'), 1);
+    }
+  }
+
+  private comparisonValue(type: PropertyType, value: unknown, path: string): void {
+    if (type === 'string') {
+      this.check(typeof value === 'string', path, `must be a string for propertyType string, not ${shown(value)}`);
+    } else if (type === 'number') {
+      this.check(isFiniteNumber(value) || isNumericString(value), path, `must be a number or a numeric string for propertyType number, not ${shown(value)}`);
+    } else {
+      const hint = value === 'false' || value === 'true' ? ' (the device reads the string "false" as true)' : '';
+      this.check(typeof value === 'boolean', path, `must be true or false (a JSON boolean) for propertyType boolean, not ${shown(value)}${hint}`);
+    }
+  }
+
+  private functions(value: unknown, path: string, depth: number): void {
+    if (!this.object(value, path)) return;
+    if (depth > MAX_FUNCTION_DEPTH) {
+      this.problem(path, `functions nest deeper than ${MAX_FUNCTION_DEPTH} levels`);
+      return;
+    }
+    this.check(value.operator === '+' || value.operator === '-', at(path, 'operator'), `${shown(value.operator)} is not one of +, -`);
+    for (const operand of ['operand1', 'operand2']) {
+      const item = value[operand];
+      if (isObject(item)) {
+        this.functions(item, at(path, operand), depth + 1);
+      } else {
+        const valid = isFiniteNumber(item) || isNumericString(item) || (typeof item === 'string' && /^\$\..+/.test(item));
+        this.check(
+          valid,
+          at(path, operand),
+          `${shown(item)} is not an operand: a number, a numeric string, "$.<property>", "$.currentTime" or a functions object`,
+        );
+      }
+    }
+  }
+
+  private states(value: unknown, path: string): void {
+    if (!Array.isArray(value)) {
+      this.problem(path, 'must be an array of states');
+      return;
+    }
+    value.forEach((state, index) => this.check(isState(state), at(path, index), `${shown(state)} is not ${STATE_FORM}`));
+  }
+
+  private frequency(rule: Json, path: string): void {
+    if (!this.object(rule.frequency, path)) return;
+    const frequency = rule.frequency;
     // `lifespan` is the SDK's spelling (DESIGN §18); `lifeSpan` wins when a client sends both.
     if (frequency.lifeSpan === undefined && frequency.lifespan !== undefined) {
       frequency.lifeSpan = frequency.lifespan;
     }
     delete frequency.lifespan;
     this.limit(frequency.session, at(path, 'session'));
-    const window = this.limit(frequency.window, at(path, 'window'));
-    this.check(
-      (WINDOW_UNITS as readonly unknown[]).includes(window.unit),
-      at(path, 'window.unit'),
-      `must be one of ${WINDOW_UNITS.join(', ')}`,
-    );
-    this.nonNegativeInteger(window.value, at(path, 'window.value'));
+    const window = frequency.window;
+    if (this.limit(window, at(path, 'window'))) {
+      this.check((WINDOW_UNITS as readonly unknown[]).includes(window.unit), at(path, 'window.unit'), `must be one of ${WINDOW_UNITS.join(', ')}`);
+      this.nonNegativeInteger(window.value, at(path, 'window.value'));
+    }
     this.limit(frequency.lifeSpan, at(path, 'lifeSpan'));
-    return frequency;
   }
 
-  private limit(value: unknown, path: string): Json {
-    const limit = this.object(value, path, false);
-    this.nonNegativeInteger(limit.limit, at(path, 'limit'));
-    return limit;
+  private limit(value: unknown, path: string): value is Json {
+    if (!this.object(value, path)) return false;
+    this.nonNegativeInteger(value.limit, at(path, 'limit'));
+    return true;
   }
 
-  private groupByConfig(value: unknown, path: string): Json {
-    const config = this.object(value, path);
+  private groupByConfig(config: unknown, path: string): void {
+    if (!this.object(config, path)) return;
     this.optional(config, 'maxActiveStateMachineCount', (count) =>
       this.check(isInteger(count) && count > 0, at(path, 'maxActiveStateMachineCount'), 'must be a positive integer'),
     );
     this.optional(config, 'groupByKeys', (keys) => this.check(isStringArray(keys), at(path, 'groupByKeys'), 'must be an array of strings'));
-    return config;
   }
 
   private nonNegativeInteger(value: unknown, path: string): void {
@@ -124,15 +295,19 @@ class RuleValidator {
     }
   }
 
-  /** The object at `path`; `copy` gives a shallow copy the caller may normalise without touching the input. */
-  private object(value: unknown, path: string, copy = true): Json {
-    this.check(isObject(value), path, 'must be an object');
-    return copy ? { ...(value as Json) } : (value as Json);
+  /** Whether `value` is an object; records the problem when it is not. */
+  private object(value: unknown, path: string): value is Json {
+    return this.check(isObject(value), path, 'must be an object');
   }
 
-  private check(condition: boolean, path: string, problem: string): void {
+  private check(condition: boolean, path: string, message: string): boolean {
     if (!condition) {
-      throw new DomainError(this.code, `${path} ${problem}`);
+      this.problem(path, message);
     }
+    return condition;
+  }
+
+  private problem(path: string, message: string): void {
+    this.problems.push({ path, message });
   }
 }

@@ -5,6 +5,18 @@ export type CtaStatus = (typeof CTA_STATUSES)[number];
 export const WINDOW_UNITS = ['days', 'hours', 'minutes', 'seconds'] as const;
 export type WindowUnit = (typeof WINDOW_UNITS)[number];
 
+/** What the mobile SDK can evaluate (DESIGN §5a). */
+export const ACTION_TYPES = ['NUDGE_UI', 'POPUP', 'NUDGE_ACTION', 'TOOLTIP'] as const;
+export const FILTER_OPERATORS = ['AND', 'OR'] as const;
+export const PROPERTY_TYPES = ['string', 'number', 'boolean'] as const;
+export type PropertyType = (typeof PROPERTY_TYPES)[number];
+/** The device always fails `!=` on numbers, and knows only `=` for booleans. */
+export const COMPARISONS_BY_PROPERTY_TYPE: Readonly<Record<PropertyType, readonly string[]>> = {
+  string: ['=', '!='],
+  number: ['=', '>', '<', '>=', '<='],
+  boolean: ['='],
+};
+
 /** Objects inside a rule keep keys this service does not know (newer SDKs may need them). */
 type Open = { [key: string]: unknown };
 
@@ -18,9 +30,17 @@ export interface CtaFrequency extends Open {
   lifeSpan: Limit;
 }
 
+/** A filter group; an item with an `operator` key is a nested group, any other a comparison. */
+export interface FilterGroup extends Open {
+  operator: (typeof FILTER_OPERATORS)[number];
+  filter: Open[];
+}
+
 export interface StateTransitionCondition extends Open {
+  /** A state ("1"); sent as an integer, stored as its string. */
   transitionTo: string;
-  filters: Open & { operator: string; filter: Open[] };
+  /** Absent, null or `{}`: always. */
+  filters?: FilterGroup | Record<string, never> | null;
 }
 
 /** A CTA rule as stored: validated, `lifespan` normalised to `lifeSpan`, no `ctaValidTill`. */

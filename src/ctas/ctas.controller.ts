@@ -8,9 +8,10 @@ import { ValidBody, ValidQuery } from '../common/validation';
 import { CtaListingService, CtaPage, FilterValues } from './cta-listing.service';
 import type { CtaRecord } from './cta-record';
 import { CTA_STATUSES } from './cta.types';
+import { CtaValidationReport, CtaValidationService } from './cta-validation.service';
 import { CtasService } from './ctas.service';
-import { CreateCtaDto, UpdateCtaDto } from './dto/cta-body.dto';
-import { CREATE_EXAMPLE, RECORD_EXAMPLE, UPDATE_EXAMPLE } from './cta-api-examples';
+import { CreateCtaDto, UpdateCtaDto, ValidateCtaDto } from './dto/cta-body.dto';
+import { CREATE_EXAMPLE, RECORD_EXAMPLE, RULE_EXAMPLE, UPDATE_EXAMPLE } from './cta-api-examples';
 import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { ChangeOrigin } from '../audit/change-origin';
@@ -70,6 +71,67 @@ const FILTERS_SCHEMA: SchemaObject = {
   properties: { names: STRINGS, teams: STRINGS, tags: STRINGS, createdBy: STRINGS },
 };
 
+const PROBLEMS_SCHEMA: SchemaObject = {
+  type: 'array',
+  items: { type: 'object', properties: { path: { type: 'string', example: 'rule.actions[1].type' }, message: { type: 'string' } } },
+};
+
+const VALIDATION_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    valid: { type: 'boolean', description: 'true when create would accept the body' },
+    errors: { ...PROBLEMS_SCHEMA, description: 'what create would refuse, each at its JSON path' },
+    warnings: { ...PROBLEMS_SCHEMA, description: 'accepted by create, but worth a look before going live' },
+  },
+};
+
+/** A rule with problems of both kinds, for the validate endpoint's examples. */
+const INVALID_EXAMPLE = {
+  ...CREATE_EXAMPLE,
+  rule: {
+    ...RULE_EXAMPLE,
+    stateToAction: { '1': 'store_banner', '2': 'popup' },
+    stateTransition: {
+      store_opened: {
+        '0': [{ transitionTo: 1, filters: { operator: 'AND', filter: [{ propertyName: 'source', propertyType: 'string', comparisonType: 'EQUALS', comparisonValue: 'home' }] } }],
+      },
+    },
+  },
+};
+
+const VALIDATION_EXAMPLES = {
+  valid: {
+    summary: 'valid, with warnings (no event definitions yet)',
+    value: {
+      data: {
+        valid: true,
+        errors: [],
+        warnings: [
+          { path: 'rule.stateTransition.store_opened', message: 'event "store_opened" is not in the tenant\'s event definitions' },
+          { path: 'rule.cohortEligibility.excludes[0]', message: '"paying_users" is not a cohort of the tenant: no user is in it' },
+        ],
+      },
+    },
+  },
+  invalid: {
+    summary: 'invalid: every problem at its path',
+    value: {
+      data: {
+        valid: false,
+        errors: [
+          { path: 'rule.stateToAction.2', message: '"popup" is not an actionId of rule.actions' },
+          { path: 'rule.stateTransition.store_opened.0[0].filters.filter[0].comparisonType', message: '"EQUALS" is not one of =, != for propertyType string' },
+        ],
+        warnings: [
+          { path: 'rule.stateTransition.store_opened', message: 'event "store_opened" is not in the tenant\'s event definitions' },
+          { path: 'rule.stateToAction.2', message: 'state "2" is never reached: no transition leads to it from "0"' },
+          { path: 'rule.cohortEligibility.excludes[0]', message: '"paying_users" is not a cohort of the tenant: no user is in it' },
+        ],
+      },
+    },
+  },
+};
+
 const ID_PARAM = { name: 'ctaId', description: 'numeric CTA id', example: '12' };
 
 /** CTA create, read, update and list (DESIGN §5). */
@@ -80,6 +142,7 @@ export class CtasController {
   constructor(
     private readonly ctas: CtasService,
     private readonly listing: CtaListingService,
+    private readonly validation: CtaValidationService,
   ) {}
 
   @Post()
@@ -103,6 +166,23 @@ export class CtasController {
     @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<number>> {
     return dataEnvelope(await this.ctas.create(tenantId, user, body, origin));
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Check a CTA body without saving it',
+    description:
+      'Takes a create body (`name` optional) and answers what create would refuse (`errors`, each with its JSON path) and ' +
+      'what it accepts but an operator should see before going live (`warnings`): events and filter properties missing from ' +
+      "the tenant's event definitions or typed differently, states no transition reaches, cohorts the tenant does not have, " +
+      'groupByKeys and contextParams no event of the rule carries. Never writes. The rule grammar: docs/rule-reference.md.',
+  })
+  @ApiBody({ type: ValidateCtaDto, examples: { valid: { value: CREATE_EXAMPLE }, invalid: { value: INVALID_EXAMPLE } } })
+  @ApiOkResponse({ description: 'the report', content: { 'application/json': { schema: dataEnvelopeSchema(VALIDATION_SCHEMA, VALIDATION_EXAMPLES.invalid.value.data), examples: VALIDATION_EXAMPLES } } })
+  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: the body is not a JSON object, or a malformed x-tenant-id' })
+  async validate(@TenantId() tenantId: string, @Body() body: unknown): Promise<DataEnvelope<CtaValidationReport>> {
+    return dataEnvelope(await this.validation.validate(tenantId, body));
   }
 
   @Get()

@@ -49,10 +49,7 @@ export class CtasService {
   async create(tenantId: string, user: string, body: CreateCtaDto, origin: ChangeOrigin): Promise<number> {
     const fields = this.validFields(body);
     const now = this.clock.now();
-    this.checkTimeWindow(body, now);
-    if (typeof body.startTime === 'number' && typeof body.endTime === 'number') {
-      this.checkEndAfterStart(body.startTime, body.endTime);
-    }
+    this.checkCreateTimes(body, now);
     try {
       return await this.catalogue.write(tenantId, async (manager) => {
         const inserted = await manager.insert(CtaEntity, {
@@ -162,6 +159,19 @@ export class CtasService {
       throw unknownCta(id);
     }
     return cta;
+  }
+
+  /** The times of a create body (DESIGN §5): each within the window, the end after the start. Throws the first problem. */
+  checkCreateTimes(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now = this.clock.now()): void {
+    this.checkTimeWindow(body, now);
+    if (typeof body.startTime === 'number' && typeof body.endTime === 'number') {
+      this.checkEndAfterStart(body.startTime, body.endTime);
+    }
+  }
+
+  /** Whether the tenant has a (non-test) CTA of exactly this name. */
+  async nameTaken(tenantId: string, name: string): Promise<boolean> {
+    return this.dataSource.manager.exists(CtaEntity, { where: { tenantId, isTest: false, name } });
   }
 
   /** The fields create and update share, validated (the DTO checked their types). */

@@ -6,7 +6,7 @@ const RULE_EXAMPLE = {
   cohortEligibility: { includes: ['all'], excludes: ['paying_users'] },
   stateToAction: { '1': 'store_banner' },
   stateTransition: {
-    store_opened: { '0': [{ transitionTo: '1', filters: { operator: 'AND', filter: [{ propertyName: 'source', comparisonType: 'EQUALS', comparisonValue: 'home' }] } }] },
+    store_opened: { '0': [{ transitionTo: '1', filters: { operator: 'AND', filter: [{ propertyName: 'source', propertyType: 'string', comparisonType: '=', comparisonValue: 'home' }] } }] },
   },
   groupByConfig: { maxActiveStateMachineCount: 1, groupByKeys: ['storeId'] },
   priority: 5,
@@ -22,8 +22,12 @@ export const RuleProperty = (): PropertyDecorator =>
     additionalProperties: true,
     example: RULE_EXAMPLE,
     description:
-      'CTA rule (DESIGN §5). Unknown keys are kept as sent; `frequency.lifespan` is accepted for `lifeSpan`; ' +
-      '`ctaValidTill` is derived (endTime) and ignored when sent.',
+      'CTA rule, evaluated by the mobile SDK on the device: the grammar and what devices do with each part are in ' +
+      'docs/rule-reference.md (in the repository and the package). States are decimal integer strings ("0" initial; ' +
+      'transitionTo may be an integer); filter comparisons carry propertyType (string: =, !=; number: =, >, <, >=, <=; ' +
+      'boolean: =); actions have a unique actionId and a type NUDGE_UI, POPUP, NUDGE_ACTION or TOOLTIP; devices evaluate ' +
+      'the LOWEST priority first. Every problem is named at its JSON path; POST /ctas/validate checks a body without saving it. ' +
+      'Unknown keys are kept as sent; `frequency.lifespan` is accepted for `lifeSpan`; `ctaValidTill` is derived (endTime) and ignored when sent.',
   });
 
 /** Each tag is a link row; operators use a handful per CTA. */
@@ -72,6 +76,15 @@ export class CreateCtaDto extends CtaFieldsDto {
   @IsString()
   @Length(1, 255)
   name: string;
+}
+
+/** `POST /ctas/validate`: a create body whose name may be left out. */
+export class ValidateCtaDto extends CtaFieldsDto {
+  @ApiPropertyOptional({ example: 'first-purchase-reminder', minLength: 1, maxLength: 255, description: 'When sent, checked as create checks it (unique per tenant)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  name?: string;
 }
 
 export class UpdateCtaDto extends CtaFieldsDto {

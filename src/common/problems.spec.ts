@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import { ArrayMinSize, IsArray, IsInt, IsString, ValidateNested, validateSync } from 'class-validator';
+import { plainToInstance, Type } from 'class-transformer';
+import { joinProblems, pathTo, validationProblems } from './problems';
+
+class Item {
+  @IsInt()
+  limit: number;
+}
+
+class Body {
+  @IsString()
+  team: string;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => Item)
+  items: Item[];
+}
+
+describe('problems', () => {
+  it('joins problems as "path: problem", naming the first 20 and counting the rest', () => {
+    expect(joinProblems([{ path: 'a', message: 'x' }, { path: 'b[0]', message: 'y' }])).toBe('a: x; b[0]: y');
+    const many = Array.from({ length: 23 }, (_, index) => ({ path: `p${index}`, message: 'm' }));
+    const message = joinProblems(many);
+    expect(message.split('; ')).toHaveLength(21);
+    expect(message.endsWith('p19: m; and 3 more')).toBe(true);
+  });
+
+  it('builds paths with dots for keys and brackets for indices', () => {
+    expect(pathTo('', 'rule')).toBe('rule');
+    expect(pathTo('rule', 'actions')).toBe('rule.actions');
+    expect(pathTo('rule.actions', 1)).toBe('rule.actions[1]');
+  });
+
+  it("lists every class-validator failure at its full path, without repeating the property's name", () => {
+    const errors = validateSync(plainToInstance(Body, { team: 5, items: [{ limit: 1 }, { limit: 'x' }] }));
+    expect(validationProblems(errors)).toEqual([
+      { path: 'team', message: 'must be a string' },
+      { path: 'items[1].limit', message: 'must be an integer number' },
+    ]);
+  });
+});

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { CohortDirectory, InjectCohortDirectory } from '../cohorts/cohort-directory';
+import { DomainError, invalidRequest } from '../common/domain-error';
+import { Problem, validationProblems } from '../common/problems';
+import { EventsService } from '../events/events.service';
+import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
+import { checkCtaRule } from './cta-rule';
+import { CtasService } from './ctas.service';
+import { ValidateCtaDto } from './dto/cta-body.dto';
+
+/** The answer of `POST /ctas/validate`. */
+export interface CtaValidationReport {
+  valid: boolean;
+  /** What create would refuse. */
+  errors: Problem[];
+  /** What create accepts but an operator should see before going live. */
+  warnings: Problem[];
+}
+
+/**
+ * `POST /ctas/validate` (DESIGN §5a): a CTA create body checked as create checks it, plus the
+ * warnings of `ruleWarnings` and unknown cohorts. Never writes.
+ */
+@Injectable()
+export class CtaValidationService {
+  constructor(
+    private readonly ctas: CtasService,
+    private readonly events: EventsService,
+    @InjectCohortDirectory() private readonly cohorts: CohortDirectory,
+  ) {}
+
+  async validate(tenantId: string, body: unknown): Promise<CtaValidationReport> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw invalidRequest('the body must be a JSON object: a CTA create body (name optional)');
+    }
+    const dto = plainToInstance(ValidateCtaDto, body);
+    // The same options as the body pipe of create; the rule is the rule checker's (all its problems, not only "must be an object").
+    const fieldErrors = await validate(dto, { forbidUnknownValues: true, validationError: { target: false, value: false } });
+    const errors = validationProblems(fieldErrors.filter((error) => error.property !== 'rule'));
+    const { rule, problems } = checkCtaRule(dto.rule);
+    errors.push(...problems);
+    const timesValid = !errors.some((error) => error.path === 'startTime' || error.path === 'endTime');
+    if (timesValid) {
+      errors.push(...this.timeProblems(dto));
+    }
+    if (typeof dto.name === 'string' && !errors.some((error) => error.path === 'name') && (await this.ctas.nameTaken(tenantId, dto.name))) {
+      errors.push({ path: 'name', message: `a CTA named '${dto.name}' already exists` });
+    }
+    const warnings = rule === null ? [] : await this.warnings(tenantId, rule);
+    return { valid: errors.length === 0, errors, warnings };
+  }
+
+  private async warnings(tenantId: string, rule: Record<string, unknown>): Promise<Problem[]> {
+    const cohorts = eligibilityCohorts(rule);
+    const [definitions, unknownCohorts] = await Promise.all([
+      this.events.list(tenantId),
+      this.cohorts.unknownCohorts(
+        tenantId,
+        cohorts.map((cohort) => cohort.name),
+      ),
+    ]);
+    const unknown = new Set(unknownCohorts);
+    return [
+      ...ruleWarnings(rule, definitions),
+      ...cohorts
+        .filter((cohort) => unknown.has(cohort.name))
+        .map((cohort) => ({ path: cohort.path, message: `${JSON.stringify(cohort.name)} is not a cohort of the tenant: no user is in it` })),
+    ];
+  }
+
+  /** Create's time checks, as problems ("startTime must lie between …" → path startTime). */
+  private timeProblems(dto: ValidateCtaDto): Problem[] {
+    try {
+      this.ctas.checkCreateTimes(dto);
+      return [];
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const [, field, rest] = /^(\w+) (.*)$/s.exec(error.message) ?? [undefined, 'startTime', error.message];
+      return [{ path: field, message: rest }];
+    }
+  }
+}

@@ -1,0 +1,393 @@
+import type { DataSource } from 'typeorm';
+import { BehaviourTagCtaEntity } from '../src/behaviour-tags/behaviour-tag-cta.entity';
+import { BehaviourTagEntity } from '../src/behaviour-tags/behaviour-tag.entity';
+import { CtaEntity } from '../src/ctas/cta.entity';
+import { ctaBody, CtaClient } from './cta-fixtures';
+import { dataSourceOf } from './database-contents';
+import { eachDatabase, errorBody, TestApp } from './harness';
+import { examples, sdkHeaders } from './sdk-fixtures';
+
+type Rule = Record<string, any>;
+
+const LAUNCH = '/cta/active/state-machines/';
+const VALIDATE = '/engine/ctas/validate';
+const FIRST = 'rule.stateTransition.store_opened.0[0]';
+const STATE_FORM = 'a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)';
+
+const withRule = (change: (rule: Rule) => void): Rule => {
+  const rule = examples.rule();
+  change(rule);
+  return rule;
+};
+
+const leaf = (fields: Record<string, unknown> = {}) => ({ propertyName: 'source', propertyType: 'string', comparisonType: '=', comparisonValue: 'home', ...fields });
+
+/** The example's first condition filtered by `filters`. */
+const filtered = (filters: unknown): Rule => withRule((rule) => (rule.stateTransition.store_opened['0'][0].filters = filters));
+
+/** Filter groups nested `depth` deep, the condition's own filters counting as 1. */
+const nested = (depth: number): Record<string, unknown> => (depth === 1 ? { operator: 'AND', filter: [leaf()] } : { operator: 'AND', filter: [nested(depth - 1)] });
+
+/** Every refusal of DESIGN §5a, each with the exact message create answers. */
+const REFUSALS: [string, Rule, string][] = [
+  ['a comparison the device does not know (EQUALS)', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonType = 'EQUALS')), `${FIRST}.filters.filter[0].comparisonType: "EQUALS" is not one of =, != for propertyType string`],
+  ['a comparison without propertyType', withRule((r) => delete r.stateTransition.store_opened['0'][0].filters.filter[0].propertyType), `${FIRST}.filters.filter[0].propertyType: nothing is not one of string, number, boolean`],
+  ['!= on a number', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonType = '!=')), `${FIRST}.filters.filter[1].comparisonType: "!=" is not one of =, >, <, >=, <= for propertyType number (the device always fails != on numbers)`],
+  ['> on a boolean', filtered({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonType: '>', comparisonValue: true })] }), `${FIRST}.filters.filter[0].comparisonType: ">" is not one of = for propertyType boolean`],
+  ['a boolean compared with "false"', filtered({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonValue: 'false' })] }), `${FIRST}.filters.filter[0].comparisonValue: must be true or false (a JSON boolean) for propertyType boolean, not "false" (the device reads the string "false" as true)`],
+  ['a number compared with a word', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonValue = 'many')), `${FIRST}.filters.filter[1].comparisonValue: must be a number or a numeric string for propertyType number, not "many"`],
+  ['a string compared with a number', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonValue = 1)), `${FIRST}.filters.filter[0].comparisonValue: must be a string for propertyType string, not 1`],
+  ['an empty propertyName', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].propertyName = '')), `${FIRST}.filters.filter[0].propertyName: must be a non-empty string`],
+  ['the operator XOR', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.operator = 'XOR')), `${FIRST}.filters.operator: "XOR" is not one of AND, OR (exact case)`],
+  ['the operator in lower case', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.operator = 'or')), `${FIRST}.filters.operator: "or" is not one of AND, OR (exact case)`],
+  ['an OR over an empty list', filtered({ operator: 'OR', filter: [] }), `${FIRST}.filters.filter: an OR over an empty list never passes on the device; add a comparison or use AND`],
+  ['filter groups 6 deep', filtered(nested(6)), `${FIRST}.filters${'.filter[0]'.repeat(5)}: filter groups nest deeper than 5 levels`],
+  ['101 comparisons in one condition', filtered({ operator: 'AND', filter: Array.from({ length: 101 }, () => leaf()) }), `${FIRST}.filters: has 101 comparisons; at most 100 per condition`],
+  ['a functions operator *', filtered({ operator: 'AND', filter: [leaf({ propertyType: 'number', comparisonType: '>', comparisonValue: 1, functions: { operator: '*', operand1: '$.currentTime', operand2: 1 } })] }), `${FIRST}.filters.filter[0].functions.operator: "*" is not one of +, -`],
+  ['a functions operand naming a property without $.', filtered({ operator: 'AND', filter: [leaf({ propertyType: 'number', comparisonType: '>', comparisonValue: 1, functions: { operator: '-', operand1: '$.currentTime', operand2: 'lastSeen' } })] }), `${FIRST}.filters.filter[0].functions.operand2: "lastSeen" is not an operand: a number, a numeric string, "$.<property>", "$.currentTime" or a functions object`],
+  ['a state key that is a name', withRule((r) => (r.stateTransition.store_opened.browsing = [])), `rule.stateTransition.store_opened.browsing: the key "browsing" is not ${STATE_FORM}`],
+  ['a transitionTo that is a name', withRule((r) => (r.stateTransition.store_opened['0'][0].transitionTo = 'shown')), `${FIRST}.transitionTo: "shown" is not ${STATE_FORM} or a non-negative integer`],
+  ['a stateToAction key that is a name', withRule((r) => (r.stateToAction = { shown: 'store_banner' })), `rule.stateToAction.shown: the key "shown" is not ${STATE_FORM}`],
+  ['a resetStates entry with a leading zero', withRule((r) => (r.resetStates = ['03'])), `rule.resetStates[0]: "03" is not ${STATE_FORM}`],
+  ['an action type BANNER', withRule((r) => (r.actions[0].type = 'BANNER')), 'rule.actions[0].type: "BANNER" is not one of NUDGE_UI, POPUP, NUDGE_ACTION, TOOLTIP'],
+  ['a duplicate actionId', withRule((r) => ((r.actions[1].actionId = 'store_banner'), (r.stateToAction['2'] = 'store_banner'))), 'rule.actions[1].actionId: "store_banner" is also the actionId of rule.actions[0]; actionIds must be unique'],
+  ['an action without an actionId', withRule((r) => ((r.actions[1].actionId = ''), (r.stateToAction['2'] = 'store_banner'))), 'rule.actions[1].actionId: must be a non-empty string'],
+  ['a stateToAction naming no action', withRule((r) => (r.stateToAction['2'] = 'popup')), 'rule.stateToAction.2: "popup" is not an actionId of rule.actions'],
+];
+
+/** Four problems at once: all named, in one message. */
+const SEVERAL = withRule((r) => {
+  r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonType = 'EQUALS';
+  r.stateTransition.store_opened['1'][0].filters.operator = 'XOR';
+  r.stateToAction['2'] = 'popup';
+  r.actions[1].type = 'BANNER';
+});
+const SEVERAL_MESSAGE =
+  'rule.actions[1].type: "BANNER" is not one of NUDGE_UI, POPUP, NUDGE_ACTION, TOOLTIP; ' +
+  'rule.stateToAction.2: "popup" is not an actionId of rule.actions; ' +
+  `${FIRST}.filters.filter[0].comparisonType: "EQUALS" is not one of =, != for propertyType string; ` +
+  'rule.stateTransition.store_opened.1[0].filters.operator: "XOR" is not one of AND, OR (exact case)';
+
+/** Event definitions matching the example rule (what an operator registers first). */
+const EXAMPLE_EVENTS = [
+  {
+    eventName: 'store_opened',
+    properties: [
+      { propertyName: 'source', type: 'String', isMandatory: true },
+      { propertyName: 'cartValue', type: 'Double', isMandatory: false },
+      { propertyName: 'storeId', type: 'string', isMandatory: true },
+    ],
+  },
+  { eventName: 'purchase_completed', properties: [{ propertyName: 'orderId', type: 'String', isMandatory: true }] },
+];
+
+eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
+  let api: TestApp;
+  let dataSource: DataSource;
+  let sequence = 0;
+  const tenant = (prefix: string): CtaClient => new CtaClient(api, `${prefix}-${++sequence}`);
+  const ctaCount = (tenantId: string) => dataSource.getRepository(CtaEntity).countBy({ tenantId });
+
+  beforeAll(async () => {
+    api = await TestApp.start(database);
+    dataSource = dataSourceOf(api);
+  });
+  afterAll(() => api.close());
+
+  describe('CTA create, update and test CTA create refuse what devices cannot run', () => {
+    it.each(REFUSALS)('create refuses %s, naming the path', async (_case, rule, message) => {
+      const ctas = tenant('refuse');
+      const res = await api.post('/engine/ctas/', ctaBody({ rule }), ctas.headers());
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(errorBody('INVALID_REQUEST', message));
+      expect(await ctaCount(ctas.tenantId)).toBe(0);
+    });
+
+    it('names every problem of a body with several, in one message', async () => {
+      const ctas = tenant('several');
+      const res = await api.post('/engine/ctas/', ctaBody({ rule: SEVERAL }), ctas.headers());
+      expect(res.body).toEqual(errorBody('INVALID_REQUEST', SEVERAL_MESSAGE));
+    });
+
+    it('names the first 20 problems of more, and counts the rest', async () => {
+      const ctas = tenant('many');
+      const rule = withRule((r) => (r.actions = Array.from({ length: 23 }, (_, index) => ({ actionId: `a${index}`, type: 'BANNER' }))));
+      rule.stateToAction = { '1': 'a0' };
+      const res = await api.post('/engine/ctas/', ctaBody({ rule }), ctas.headers());
+      const problems = res.body.error.message.split('; ');
+      expect(problems).toHaveLength(21);
+      expect(problems[0]).toBe('rule.actions[0].type: "BANNER" is not one of NUDGE_UI, POPUP, NUDGE_ACTION, TOOLTIP');
+      expect(problems[19]).toMatch(/^rule\.actions\[19\]\.type: /);
+      expect(problems[20]).toBe('and 3 more');
+    });
+
+    it('update refuses the same rule with INVALID_REQUEST and changes nothing', async () => {
+      const ctas = tenant('update');
+      const id = await ctas.create();
+      const res = await ctas.update(id, { rule: SEVERAL, team: 'changed' });
+      expect(res.body).toEqual(errorBody('INVALID_REQUEST', SEVERAL_MESSAGE));
+      expect(await ctas.get(id)).toMatchObject({ team: 'growth', rule: { stateToAction: examples.rule().stateToAction } });
+    });
+
+    it('test CTA create refuses it with CTA_CREATION_ERROR', async () => {
+      const ctas = tenant('test-cta');
+      const res = await api.post('/engine/ctas/test/create', { userIds: [1], expiresInMinutes: 5, rule: SEVERAL }, ctas.headers());
+      expect(res.body).toEqual(errorBody('CTA_CREATION_ERROR', SEVERAL_MESSAGE));
+      expect(await ctaCount(ctas.tenantId)).toBe(0);
+    });
+
+    it('accepts absent, null and {} filters, and keeps unknown keys of comparisons', async () => {
+      const ctas = tenant('always');
+      const rule = examples.rule();
+      delete rule.stateTransition.store_opened['1'][0].filters;
+      rule.stateTransition.purchase_completed['1'][0].filters = null;
+      rule.stateTransition.purchase_completed['2'][0].filters = {};
+      rule.stateTransition.store_opened['0'][0].filters.filter[0].caseSensitive = false;
+      const id = await ctas.create({ rule });
+      expect((await ctas.get(id)).rule).toEqual({ ...rule, ctaValidTill: null });
+    });
+  });
+
+  it('stores a transitionTo sent as an integer as a string, in the admin read and the SDK launch', async () => {
+    const ctas = tenant('transition-int');
+    const rule = withRule((r) => {
+      r.stateTransition.store_opened['0'][0].transitionTo = 1;
+      r.stateTransition.purchase_completed['2'][0].transitionTo = 3;
+    });
+    const id = await ctas.create({ rule });
+    const stored = (await ctas.get(id)).rule.stateTransition;
+    expect(stored.store_opened['0'][0].transitionTo).toBe('1');
+    expect(stored.purchase_completed['2'][0].transitionTo).toBe('3');
+    expect((await ctas.status(id, 'live')).status).toBe(200);
+    const launched = await api.post(LAUNCH, {}, sdkHeaders(ctas.tenantId, '42'));
+    expect(launched.body.data.ctas[0].rule.stateTransition).toEqual(examples.rule().stateTransition);
+  });
+
+  describe('behaviour tag relation pairs (DESIGN §7)', () => {
+    const tagBody = (linkedCtas: number[], ctaRelation: unknown) => ({
+      ...JSON.parse(JSON.stringify(examples.tag)),
+      behaviourTagName: `tag-${++sequence}`,
+      ctaRelation,
+      linkedCtas,
+    });
+    const side = (rule: string, ctaList: unknown[] = []) => ({ rule, ctaList });
+
+    it.each([
+      ['ANY', 'LIST'],
+      ['ANY', 'ANY'],
+      ['LIST', 'REST'],
+      ['REST', 'ANY'],
+    ])('refuses shownCta %s with hideCta %s, naming the pair and the two that work', async (shown, hide) => {
+      const ctas = tenant('pair');
+      const id = await ctas.create();
+      const res = await api.post('/engine/behaviour-tags/', tagBody([id], { shownCta: side(shown), hideCta: side(hide) }), ctas.headers());
+      expect(res.body).toEqual(
+        errorBody(
+          'CAMPAIGN_INVALID',
+          `ctaRelation: shownCta ${shown} with hideCta ${hide} makes devices block every CTA of the tag; ` +
+            'use shownCta ANY with hideCta REST (both ctaLists empty) or shownCta LIST with hideCta LIST',
+        ),
+      );
+    });
+
+    it('refuses ANY/REST with a list, on create and on update', async () => {
+      const ctas = tenant('pair-list');
+      const id = await ctas.create();
+      const message = 'ctaRelation.shownCta.ctaList: must be empty with shownCta ANY and hideCta REST (devices ignore it); to name CTAs use shownCta LIST with hideCta LIST';
+      const body = tagBody([id], { shownCta: side('ANY', [id]), hideCta: side('REST') });
+      expect((await api.post('/engine/behaviour-tags/', body, ctas.headers())).body).toEqual(errorBody('CAMPAIGN_INVALID', message));
+      const created = tagBody([id], { shownCta: side('ANY'), hideCta: side('REST') });
+      expect((await api.post('/engine/behaviour-tags/', created, ctas.headers())).status).toBe(200);
+      const { behaviourTagName, ...update } = { ...created, ctaRelation: body.ctaRelation };
+      const res = await api.put(`/engine/behaviour-tags/${behaviourTagName}`, update, ctas.headers());
+      expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', message));
+    });
+
+    it('accepts ANY/REST with empty lists and LIST/LIST with lists', async () => {
+      const ctas = tenant('pair-ok');
+      const [a, b] = [await ctas.create(), await ctas.create()];
+      expect((await api.post('/engine/behaviour-tags/', tagBody([a], { shownCta: side('ANY'), hideCta: side('REST') }), ctas.headers())).status).toBe(200);
+      const list = tagBody([b], { shownCta: side('LIST', [b]), hideCta: side('LIST', []) });
+      expect((await api.post('/engine/behaviour-tags/', list, ctas.headers())).status).toBe(200);
+    });
+  });
+
+  describe('POST /engine/ctas/validate', () => {
+    const validate = (tenantId: string, body: unknown) => api.post(VALIDATE, body, { 'x-tenant-id': tenantId });
+    const defineEvents = async (tenantId: string, events: unknown[] = EXAMPLE_EVENTS) =>
+      expect((await api.post('/engine/events', { events }, { 'x-tenant-id': tenantId })).status).toBe(200);
+
+    it('answers the example valid with no warnings once its events are defined, and writes nothing', async () => {
+      const ctas = tenant('validate-ok');
+      await defineEvents(ctas.tenantId);
+      const { name: _name, ...body } = ctaBody({ rule: withRule((r) => (r.cohortEligibility.excludes = [])) });
+      const res = await validate(ctas.tenantId, body);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: { valid: true, errors: [], warnings: [] } });
+      expect(await ctaCount(ctas.tenantId)).toBe(0);
+    });
+
+    it('answers the errors create would give: fields, every rule problem, times, a taken name', async () => {
+      const ctas = tenant('validate-errors');
+      await defineEvents(ctas.tenantId);
+      const taken = ctaBody();
+      await ctas.create({ name: taken.name });
+      const res = await validate(ctas.tenantId, { ...ctaBody({ rule: SEVERAL }), name: taken.name, team: '', startTime: api.clock.now() - 3_600_000 });
+      expect(res.status).toBe(200);
+      expect(res.body.data.valid).toBe(false);
+      expect(res.body.data.errors).toEqual([
+        { path: 'team', message: expect.any(String) },
+        ...SEVERAL_MESSAGE.split('; ').map((problem) => {
+          const [path, message] = problem.split(/: (.*)/s);
+          return { path, message };
+        }),
+        { path: 'startTime', message: expect.stringMatching(/^must lie between/) },
+        { path: 'name', message: `a CTA named '${taken.name}' already exists` },
+      ]);
+      expect(await ctaCount(ctas.tenantId)).toBe(1);
+    });
+
+    it('warns about an event the tenant never defined', async () => {
+      const ctas = tenant('validate-event');
+      const rule = withRule((r) => (r.cohortEligibility.excludes = []));
+      const res = await validate(ctas.tenantId, { ...ctaBody({ rule }), name: undefined });
+      expect(res.body.data).toEqual({
+        valid: true,
+        errors: [],
+        warnings: [
+          { path: 'rule.stateTransition.store_opened', message: `event "store_opened" is not in the tenant's event definitions` },
+          { path: 'rule.stateTransition.purchase_completed', message: `event "purchase_completed" is not in the tenant's event definitions` },
+          { path: 'rule.groupByConfig.groupByKeys[0]', message: '"storeId" is not a property of any event of rule.stateTransition' },
+          { path: 'rule.contextParams[0]', message: '"storeId" is not a property of any event of rule.stateTransition' },
+        ],
+      });
+    });
+
+    it('warns about undefined properties and type mismatches; the device adds app_name, platform and app_version', async () => {
+      const ctas = tenant('validate-props');
+      await defineEvents(ctas.tenantId, [
+        { eventName: 'store_opened', properties: [{ propertyName: 'source', type: 'Integer', isMandatory: true }, { propertyName: 'storeId', type: 'String', isMandatory: true }] },
+        EXAMPLE_EVENTS[1],
+      ]);
+      const rule = withRule((r) => {
+        r.cohortEligibility.excludes = [];
+        r.stateTransition.store_opened['0'][0].filters.filter.push(leaf({ propertyName: 'platform', comparisonValue: 'android' }));
+        r.stateTransition.store_opened['1'][0].filters = { operator: 'OR', filter: [{ operator: 'AND', filter: [leaf({ propertyName: 'isMember', propertyType: 'boolean', comparisonValue: true })] }] };
+      });
+      const res = await validate(ctas.tenantId, { ...ctaBody({ rule }), name: undefined });
+      expect(res.body.data).toEqual({
+        valid: true,
+        errors: [],
+        warnings: [
+          { path: `${FIRST}.filters.filter[0].propertyType`, message: '"string" does not match the type "Integer" of property "source" of event "store_opened" (use number)' },
+          { path: `${FIRST}.filters.filter[1].propertyName`, message: '"cartValue" is not a property of event "store_opened"' },
+          { path: 'rule.stateTransition.store_opened.1[0].filters.filter[0].filter[0].propertyName', message: '"isMember" is not a property of event "store_opened"' },
+        ],
+      });
+    });
+
+    it('warns about unreachable states, unknown cohorts, and groupByKeys/contextParams no event carries', async () => {
+      const ctas = tenant('validate-rest');
+      await defineEvents(ctas.tenantId);
+      const rule = withRule((r) => {
+        r.stateToAction['7'] = 'discount_popup';
+        r.resetStates = ['3', '9'];
+        r.cohortEligibility = { includes: ['all', 'premium'], excludes: ['churned'] };
+        r.groupByConfig.groupByKeys = ['storeId', 'app_version', 'region'];
+        r.contextParams = ['storeId', 'campaign'];
+      });
+      const res = await validate(ctas.tenantId, { ...ctaBody({ rule }), name: undefined });
+      expect(res.body.data).toEqual({
+        valid: true,
+        errors: [],
+        warnings: [
+          { path: 'rule.stateToAction.7', message: 'state "7" is never reached: no transition leads to it from "0"' },
+          { path: 'rule.resetStates[1]', message: 'state "9" is never reached: no transition leads to it from "0"' },
+          { path: 'rule.groupByConfig.groupByKeys[2]', message: '"region" is not a property of any event of rule.stateTransition' },
+          { path: 'rule.contextParams[1]', message: '"campaign" is not a property of any event of rule.stateTransition' },
+          { path: 'rule.cohortEligibility.includes[1]', message: '"premium" is not a cohort of the tenant: no user is in it' },
+          { path: 'rule.cohortEligibility.excludes[0]', message: '"churned" is not a cohort of the tenant: no user is in it' },
+        ],
+      });
+    });
+
+    it("answers each example of the OpenAPI document as the document's answer examples say, on an empty tenant", async () => {
+      const operation = (await api.get('/docs-json')).body.paths['/engine/ctas/validate'].post;
+      const bodies = operation.requestBody.content['application/json'].examples;
+      const answers = operation.responses['200'].content['application/json'].examples;
+      expect(Object.keys(bodies).sort()).toEqual(Object.keys(answers).sort());
+      for (const name of Object.keys(bodies)) {
+        const res = await validate(`validate-docs-${name}`, bodies[name].value);
+        expect({ name, body: res.body }).toEqual({ name, body: answers[name].value });
+      }
+    });
+
+    it('refuses a body that is not an object, and is not taken for a CTA id', async () => {
+      const res = await validate('validate-shape', [ctaBody()]);
+      expect(res.body).toEqual(errorBody('INVALID_REQUEST', 'the body must be a JSON object: a CTA create body (name optional)'));
+      expect((await validate('validate-shape', {})).body.data).toMatchObject({ valid: false, errors: expect.arrayContaining([{ path: 'rule', message: 'must be an object' }]) });
+      expect((await api.get(VALIDATE, { 'x-tenant-id': 'validate-shape' })).body).toEqual(errorBody('CTA_ID_INVALID'));
+    });
+  });
+
+  describe('CTAs stored before the grammar', () => {
+    /** The old examples' rule: a comparison without propertyType, with EQUALS. */
+    const legacyRule = (): Rule =>
+      withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter = [{ propertyName: 'source', comparisonType: 'EQUALS', comparisonValue: 'home' }]));
+
+    it('still read, list, change status and launch, with their tag; an update must send a valid rule', async () => {
+      const ctas = tenant('legacy');
+      const now = api.clock.now();
+      const { identifiers } = await dataSource.getRepository(CtaEntity).insert({
+        tenantId: ctas.tenantId,
+        name: 'stored-before',
+        description: null,
+        team: 'growth',
+        status: 'draft',
+        startTime: null,
+        endTime: null,
+        rule: legacyRule() as never,
+        isTest: false,
+        expiresAt: null,
+        createdAt: now,
+        createdBy: 'ops@example.com',
+        lastUpdatedAt: null,
+        lastUpdatedBy: null,
+      });
+      const id = Number(identifiers[0].id);
+      // And a tag with a pair devices do not understand, as the old examples wrote it.
+      const legacyRelation = { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [String(id)] } };
+      await dataSource.getRepository(BehaviourTagEntity).insert({
+        tenantId: ctas.tenantId,
+        name: 'old-tag',
+        description: null,
+        exposureRule: examples.tag.exposureRule as never,
+        ctaRelation: legacyRelation as never,
+        createdAt: now,
+        createdBy: 'ops@example.com',
+        lastUpdatedAt: null,
+        lastUpdatedBy: null,
+      });
+      await dataSource.getRepository(BehaviourTagCtaEntity).insert({ tenantId: ctas.tenantId, ctaId: id, tagName: 'old-tag' });
+      expect((await ctas.get(id)).rule).toEqual({ ...legacyRule(), ctaValidTill: null });
+      expect((await ctas.list()).body.data.ctas.map((cta: { id: number }) => cta.id)).toEqual([id]);
+      expect((await ctas.status(id, 'live')).status).toBe(200);
+      const launched = await api.post(LAUNCH, {}, sdkHeaders(ctas.tenantId, '7'));
+      expect(launched.body.data.ctas.map((cta: { ctaId: string; rule: Rule }) => [cta.ctaId, cta.rule.stateTransition])).toEqual([
+        [String(id), legacyRule().stateTransition],
+      ]);
+      expect(launched.body.data.behaviourTags).toEqual([
+        { behaviourTagName: 'old-tag', exposureRule: { ...examples.tag.exposureRule, ctasResetAt: [] }, ctaRelation: { ...legacyRelation, activeCtas: [] } },
+      ]);
+      expect((await ctas.status(id, 'pause')).status).toBe(200);
+      const { behaviourTagName: _name, ...tagUpdate } = { ...examples.tag, linkedCtas: [id], ctaRelation: legacyRelation };
+      expect((await api.put('/engine/behaviour-tags/old-tag', tagUpdate, ctas.headers())).body).toEqual(errorBody('CAMPAIGN_INVALID', expect.stringMatching(/^ctaRelation: shownCta ANY with hideCta LIST /)));
+      const refused = await ctas.update(id, { rule: legacyRule() });
+      expect(refused.body).toEqual(
+        errorBody('INVALID_REQUEST', `${FIRST}.filters.filter[0].propertyType: nothing is not one of string, number, boolean`),
+      );
+      expect((await ctas.update(id)).status).toBe(200);
+      expect((await ctas.get(id)).rule).toEqual({ ...examples.rule(), ctaValidTill: null });
+    });
+  });
+});
