@@ -8,11 +8,11 @@ import { examples } from './sdk-fixtures';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-/** The shared tag example with a name and linked CTAs (the first one in the hide list). */
+/** The shared tag example with a name and linked CTAs ("any one shows, the rest hide"). */
 const tagBody = (name: string, linkedCtas: string[]): Record<string, any> => ({
   ...JSON.parse(JSON.stringify(examples.tag)),
   behaviourTagName: name,
-  ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: linkedCtas.slice(0, 1) } },
+  ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] } },
   linkedCtas,
 });
 

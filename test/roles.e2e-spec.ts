@@ -40,6 +40,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/engine/behaviour-tags/t/history', needs: 'viewer' },
   { method: 'POST', path: '/engine/ctas', needs: 'editor', body: {} },
   { method: 'PUT', path: '/engine/ctas/1', needs: 'editor', body: {} },
+  { method: 'POST', path: '/engine/ctas/validate', needs: 'editor', body: [] },
   { method: 'POST', path: '/engine/ctas/test/create', needs: 'editor', body: {} },
   { method: 'DELETE', path: '/engine/ctas/test/1', needs: 'editor' },
   { method: 'POST', path: '/engine/behaviour-tags', needs: 'editor', body: {} },

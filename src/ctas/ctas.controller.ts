@@ -170,6 +170,7 @@ export class CtasController {
 
   @Post('validate')
   @HttpCode(200)
+  @RequiresRole('editor')
   @ApiOperation({
     summary: 'Check a CTA body without saving it',
     description:
