@@ -14,6 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { openDatabase, seedTenant, storedMachineKeys, STATE_MACHINE_TTL } = require('./seed');
+const { benchInstances } = require('./instances');
 
 const ROOT = path.join(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION_S || 8);
@@ -275,11 +276,12 @@ async function main() {
   console.log('\nreferences');
   const ceiling = await measureReference('ceiling.js', 'plain Fastify, same launch bytes', ceilingBody);
   const floor = await measureReference('nest-floor.js', 'bare Nest + Fastify route, same launch bytes', ceilingBody);
+  const instances = await benchInstances();
   const table = printTable(results, ceiling, floor);
   const checks = targets(results, ceiling);
   console.log(`\n${table}\n`);
   checks.forEach((entry) => console.log(`${entry.ok ? 'met   ' : 'MISSED'} ${entry.name}: ${entry.detail}`));
-  const output = { at: new Date().toISOString(), durationSeconds: DURATION, machine: { cpus: os.cpus().length, node: process.version }, ceiling, floor, results, targets: checks, table };
+  const output = { at: new Date().toISOString(), durationSeconds: DURATION, machine: { cpus: os.cpus().length, node: process.version }, ceiling, floor, results, instances, targets: checks, table };
   fs.writeFileSync(path.join(__dirname, 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
   console.log('\nwritten to bench/results.json');
 }

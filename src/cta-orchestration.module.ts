@@ -74,11 +74,11 @@ export class CtaOrchestrationModule {
       module: CtaOrchestrationModule,
       imports: [core, ...FEATURE_MODULES],
       controllers: [
-        ...mountControllers(ADMIN_CONTROLLERS, { prefix: routing.adminPrefix, documented: true, guards: routing.adminGuards }),
+        ...mountControllers(ADMIN_CONTROLLERS, { prefix: routing.adminPrefix, api: 'admin', documented: true, guards: routing.adminGuards }),
         ...routing.adminPrefixAliases.flatMap((alias) =>
-          mountControllers(ADMIN_CONTROLLERS, { prefix: alias, documented: false, guards: routing.adminGuards }),
+          mountControllers(ADMIN_CONTROLLERS, { prefix: alias, api: 'admin', documented: false, guards: routing.adminGuards }),
         ),
-        ...mountControllers(SDK_CONTROLLERS, { prefix: routing.sdkPrefix, documented: true, guards: routing.sdkGuards }),
+        ...mountControllers(SDK_CONTROLLERS, { prefix: routing.sdkPrefix, api: 'sdk', documented: true, guards: routing.sdkGuards }),
       ],
     };
   }

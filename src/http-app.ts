@@ -16,7 +16,8 @@ import { withBodyErrorResponses } from './common/api-error-responses';
 import { invalidRequest } from './common/domain-error';
 import { ErrorEnvelopeFilter } from './common/exception.filter';
 import { MAX_PATH_PARAMETER_LENGTH, ORCHESTRATION_FASTIFY_OPTIONS } from './common/fastify-options';
-import { API_KEY_BEARER, API_KEY_HEADER, underPrefix } from './common/mount-controllers';
+import { underPrefix } from './common/mount-controllers';
+import { API_TAGS, apiDescription, keySchemes } from './common/api-docs';
 import { MetricsService } from './metrics/metrics.service';
 import { registerRateLimits } from './security/rate-limits';
 import type { AppConfig } from './config/app-config';
@@ -24,9 +25,14 @@ import type { AppConfig } from './config/app-config';
 /** Options for creating the Nest application: our JSON parser replaces Nest's (below). */
 export const NEST_APPLICATION_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 
-/** Helmet's defaults, widened just enough for the Swagger UI page at /docs (inline scripts and styles). */
+/**
+ * Helmet's defaults, widened just enough for the Swagger UI page at /docs (inline scripts and
+ * styles), without `upgrade-insecure-requests`: over plain HTTP from any address but loopback
+ * it would send the page's scripts and styles to https, where nothing answers (DESIGN §22).
+ */
 const SWAGGER_UI_CSP = {
   directives: {
+    upgradeInsecureRequests: null,
     defaultSrc: ["'self'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:'],
@@ -45,7 +51,9 @@ function securityHeaders(): Record<string, string> {
     setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
     removeHeader: (name: string) => void delete headers[name.toLowerCase()],
   };
-  helmet({ contentSecurityPolicy: SWAGGER_UI_CSP })({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  // No Cross-Origin-Opener-Policy: browsers ignore it on plain HTTP from any address but loopback and
+  // log an error on every page of the console there; the service's other answers are JSON, not pages.
+  helmet({ contentSecurityPolicy: SWAGGER_UI_CSP, crossOriginOpenerPolicy: false })({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
   return headers;
 }
 
@@ -215,27 +223,35 @@ function endOfString(text: string, start: number): number {
 
 /** The OpenAPI document of the running app: served at /docs-json, written to openapi.json by `npm run openapi`. */
 export function buildApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('CTA orchestration service')
-      .setDescription(
-        `Admin API under /${config.adminPrefix} (operators, admin panel) and SDK API under /${config.sdkPrefix} ` +
-          '(mobile apps). Every error answers {"error": {"message", "code"}}. When the service is configured with ' +
-          'ADMIN_API_KEYS / SDK_API_KEYS, those routes need a key as a bearer token or in x-api-key.',
-      )
-      .setVersion('1.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key as a bearer token' }, API_KEY_BEARER)
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key' }, API_KEY_HEADER)
-      // Relative to wherever the service is reached.
-      .addServer('/')
-      // Operations without their own requirement (health, readiness, metrics) need no key.
-      .addSecurityRequirements({})
-      .build(),
-  );
-  return withBodyErrorResponses(document);
+  const builder = new DocumentBuilder()
+    .setTitle('CTA orchestration service: admin console')
+    .setDescription(apiDescription(config))
+    .setVersion('1.0')
+    // Relative to wherever the service is reached.
+    .addServer('/')
+    // Operations without their own requirement (health, readiness, metrics) need no key.
+    .addSecurityRequirements({});
+  for (const [name, scheme] of keySchemes(config)) {
+    builder.addSecurity(name, scheme);
+  }
+  for (const tag of API_TAGS) {
+    builder.addTag(tag.name, tag.description);
+  }
+  const document = withBodyErrorResponses(SwaggerModule.createDocument(app, builder.build()));
+  // Only the tags with routes (a host may mount fewer features), still in working order.
+  const used = new Set(Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap(tagsOf)));
+  document.tags = document.tags?.filter((tag) => used.has(tag.name));
+  return document;
 }
 
+const tagsOf = (operation: unknown): string[] =>
+  operation && typeof operation === 'object' && 'tags' in operation && Array.isArray(operation.tags) ? operation.tags : [];
+
 function setUpApiDocs(app: NestFastifyApplication, config: AppConfig): void {
-  SwaggerModule.setup('docs', app, buildApiDocument(app, config), { jsonDocumentUrl: 'docs-json' });
+  SwaggerModule.setup('docs', app, buildApiDocument(app, config), {
+    jsonDocumentUrl: 'docs-json',
+    customSiteTitle: 'CTA orchestration service: admin console',
+    // Keys entered in Authorize survive a reload of the page (kept in the browser's local storage).
+    swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
+  });
 }

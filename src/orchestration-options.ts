@@ -19,6 +19,12 @@ export interface CtaOrchestrationOptions {
   schedulerIntervalMs?: number;
   /** How often an instance re-reads the per-tenant catalogue revision, in ms. Default 1 000. */
   cacheRevalidateMs?: number;
+  /** Tenants whose SDK catalogue one instance keeps in memory, least recently used evicted. Default 10 000. */
+  catalogueCacheMaxTenants?: number;
+  /** State machines kept per (app user, CTA); a merge drops the oldest past it. Default 100. */
+  maxMachinesPerCta?: number;
+  /** Largest stored state of one app user (serialised bytes); a merge drops the oldest machines past it. Default 262 144. */
+  maxUserStateBytes?: number;
   /** How far in the past a CTA's start/end time may lie on create/update, in ms. Default 2 minutes. */
   ctaTimeToleranceMs?: number;
   /** How far in the future a CTA's start/end time may lie, in days. Default 5 years. */
@@ -77,6 +83,9 @@ export function resolveSettings(options: CtaOrchestrationOptions): Orchestration
     ...resolveRouting(options),
     schedulerIntervalMs: options.schedulerIntervalMs ?? 10_000,
     cacheRevalidateMs: options.cacheRevalidateMs ?? 1_000,
+    catalogueCacheMaxTenants: options.catalogueCacheMaxTenants ?? 10_000,
+    maxMachinesPerCta: options.maxMachinesPerCta ?? 100,
+    maxUserStateBytes: options.maxUserStateBytes ?? 262_144,
     ctaTimeToleranceMs: options.ctaTimeToleranceMs ?? 2 * 60 * 1000,
     ctaTimeHorizonDays: options.ctaTimeHorizonDays ?? 5 * 365,
     cohortProvider: options.cohortProvider ?? new AllUsersCohortProvider(),

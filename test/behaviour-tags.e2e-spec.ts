@@ -174,7 +174,7 @@ eachDatabase('behaviour tags', (database) => {
 
     it.each<[string, (body: Record<string, any>) => unknown, string]>([
       ['no body fields', () => ({}), 'behaviourTagName'],
-      ['an array body', () => [], 'behaviourTagName'],
+      ['an array body', () => [], 'the body must be a JSON object'],
       ['an empty name', (b) => ({ ...b, behaviourTagName: '' }), 'behaviourTagName must be longer than or equal to 1'],
       ['a long name', (b) => ({ ...b, behaviourTagName: 'n'.repeat(256) }), 'behaviourTagName must be shorter than or equal to 255'],
       ['no exposureRule', (b) => ({ ...b, exposureRule: undefined }), 'exposureRule'],
@@ -183,7 +183,7 @@ eachDatabase('behaviour tags', (database) => {
       ['an unknown unit', (b) => ({ ...b, exposureRule: { ...b.exposureRule, window: { limit: 1, unit: 'weeks', value: 1 } } }), 'exposureRule.window.unit must be one of'],
       ['no ctaRelation.shownCta', (b) => ({ ...b, ctaRelation: { hideCta: b.ctaRelation.hideCta } }), 'ctaRelation.shownCta'],
       ['an unknown relation rule', (b) => ({ ...b, ctaRelation: { ...b.ctaRelation, shownCta: { rule: 'ALL', ctaList: [] } } }), 'ctaRelation.shownCta.rule must be one of'],
-      ['no linkedCtas', (b) => ({ ...b, linkedCtas: undefined }), 'linkedCtas must be an array'],
+      ['no linkedCtas', (b) => ({ ...b, linkedCtas: undefined }), 'linkedCtas is required'],
       ['a non-id in linkedCtas', (b) => ({ ...b, linkedCtas: ['12a'] }), 'linkedCtas must hold only CTA ids'],
       ['a boolean in a ctaList', (b) => ({ ...b, ctaRelation: { ...b.ctaRelation, hideCta: { rule: 'LIST', ctaList: [true] } } }), 'ctaRelation.hideCta.ctaList must hold only CTA ids'],
     ])('rejects %s with CAMPAIGN_INVALID naming the field, writing nothing', async (_case, change, message) => {

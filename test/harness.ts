@@ -29,12 +29,18 @@ export interface RequestOptions {
   body?: unknown;
 }
 
-/** A fresh database for one suite: in-memory SQLite, or a new MySQL schema dropped at the end. */
-export async function createDatabase(database: TestDatabase): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh database for one suite: in-memory SQLite, or a new MySQL schema dropped at the end
+ * (on `server`, a `mysql://` URL, default the reachable TEST_MYSQL_URL).
+ */
+export async function createDatabase(
+  database: TestDatabase,
+  server = process.env.TEST_MYSQL_URL_REACHABLE as string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   if (database === 'sqlite') {
     return { url: 'sqlite::memory:', drop: async () => undefined };
   }
-  const serverUrl = new URL(process.env.TEST_MYSQL_URL_REACHABLE as string);
+  const serverUrl = new URL(server);
   const name = `cta_test_${randomBytes(6).toString('hex')}`;
   const admin = await createConnection({ uri: serverUrl.toString() });
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
@@ -43,7 +49,7 @@ export async function createDatabase(database: TestDatabase): Promise<{ url: str
   return {
     url: serverUrl.toString(),
     drop: async () => {
-      const connection = await createConnection({ uri: process.env.TEST_MYSQL_URL_REACHABLE as string });
+      const connection = await createConnection({ uri: server });
       await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await connection.end();
     },
@@ -61,6 +67,8 @@ export class TestApp {
     readonly clock: TestClock,
     readonly database: TestDatabase,
     private readonly dropDatabase: () => Promise<void>,
+    /** The URL of the database the app works on (before `route`). */
+    readonly databaseUrl = '',
   ) {}
 
   /** `route` gives the URL the app connects through, e.g. a `TcpProxy` in front of the test database. */
@@ -70,6 +78,25 @@ export class TestApp {
     route: (databaseUrl: string) => string = (databaseUrl) => databaseUrl,
   ): Promise<TestApp> {
     const { url, drop } = await createDatabase(database);
+    return TestApp.open(database, url, drop, env, route);
+  }
+
+  /**
+   * Another instance of the service on an existing database (`databaseUrl` of a
+   * running TestApp, or the same database through another server of a cluster), as
+   * a second instance behind a load balancer would be. Closing it leaves the database.
+   */
+  static join(database: TestDatabase, databaseUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
+    return TestApp.open(database, databaseUrl, async () => undefined, env);
+  }
+
+  private static async open(
+    database: TestDatabase,
+    url: string,
+    drop: () => Promise<void>,
+    env: Record<string, string>,
+    route: (databaseUrl: string) => string = (databaseUrl) => databaseUrl,
+  ): Promise<TestApp> {
     const config = loadAppConfig({ LOG_LEVEL: 'silent', SCHEDULER_INTERVAL_MS: '0', ...env, DB_URL: route(url) });
     const clock = new TestClock();
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] })
@@ -83,7 +110,7 @@ export class TestApp {
     await configureHttpApp(app, config);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
-    return new TestApp(app, clock, database, drop);
+    return new TestApp(app, clock, database, drop, url);
   }
 
   async request<T = any>(method: string, url: string, options: RequestOptions = {}): Promise<TestResponse<T>> {

@@ -173,11 +173,12 @@ eachDatabase('list caps inside bodies', (database) => {
     expect(await databaseContents(api)).toEqual(before);
   }
 
-  it('stores a snapshot of exactly 1,000 state machines', async () => {
+  it('accepts a snapshot of exactly 1,000 state machines, and stores the newest MAX_MACHINES_PER_CTA (100) of them', async () => {
     const response = await api.post(DELTA, { ctas: [snapshot({ activeStateMachines: machines(1000) })] }, sdkHeaders('caps', '1'));
     expect(response).toMatchObject({ status: 200, body: { data: true } });
     const launch = await api.post(LAUNCH, undefined, sdkHeaders('caps', '1'));
-    expect(Object.keys(launch.body.data.ctas[0].activeStateMachines)).toHaveLength(1000);
+    // All equally old: the last 100 sent are kept.
+    expect(Object.keys(launch.body.data.ctas[0].activeStateMachines)).toEqual(Object.keys(machines(1000)).slice(-100));
   });
 
   it.each([

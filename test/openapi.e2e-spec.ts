@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_CONTRACT_FILE, renderApiContract } from '../src/api-contract';
+import { API_TAGS, KEY_SCHEMES } from '../src/common/api-docs';
 import { ErrorCode, HTTP_STATUS_OF } from '../src/common/error-code';
 import { TestApp } from './harness';
 
@@ -98,4 +99,74 @@ describe('OpenAPI contract (openapi.json)', () => {
     );
     expect(Object.values(ErrorCode).filter((code) => code !== ErrorCode.NOT_FOUND && !documented.has(code))).toEqual([]);
   });
+
+  it('gives every error response examples, each with a code the response names and its status', () => {
+    const problems: string[] = [];
+    for (const [name, operation] of moduleOperations()) {
+      for (const [status, response] of Object.entries(operation.responses as Json)) {
+        if (status === '200') continue;
+        const examples = Object.values((response.content?.['application/json']?.examples ?? {}) as Json);
+        if (examples.length === 0) problems.push(`${name} ${status}: no example`);
+        const named = codesIn(response.description);
+        for (const example of examples) {
+          const { code, message } = example.value?.error ?? {};
+          if (!named.includes(code)) problems.push(`${name} ${status}: example code ${code} is not one the response names`);
+          if (String(HTTP_STATUS_OF[code as ErrorCode]) !== status) problems.push(`${name} ${status}: example code ${code} answers ${HTTP_STATUS_OF[code as ErrorCode]}`);
+          if (typeof message !== 'string' || message.length === 0) problems.push(`${name} ${status}: example without a message`);
+        }
+      }
+      // Every code a response names has an example of its own.
+      for (const [status, response] of Object.entries(operation.responses as Json)) {
+        const shown = Object.values((response.content?.['application/json']?.examples ?? {}) as Json).map((example) => example.value?.error?.code);
+        const unshown = status === '200' ? [] : codesIn(response.description).filter((code) => !shown.includes(code));
+        if (unshown.length > 0) problems.push(`${name} ${status}: no example of ${unshown.join(', ')}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('has a title, a five-step quick start, and the tags in working order, each described', () => {
+    expect(document.info.title).toMatch(/admin console/);
+    const steps = [...(document.info.description as string).matchAll(/^(\d)\. \*\*/gm)].map((match) => match[1]);
+    expect(steps).toEqual(['1', '2', '3', '4', '5']);
+    const order = API_TAGS.map((tag) => tag.name);
+    expect(order).toEqual(['CTAs', 'CTA status', 'Behaviour tags', 'Cohorts', 'Event definitions', 'Nudge previews', 'SDK', 'Audit', 'Operations']);
+    const used = new Set(Object.values(document.paths as Json).flatMap((operations) => Object.values(operations as Json).flatMap((operation) => operation.tags ?? [])));
+    const listed = (document.tags as Json[]).map((tag) => tag.name);
+    // Those with routes, in working order; no route outside them.
+    expect(listed).toEqual(order.filter((name) => used.has(name)));
+    expect([...used].filter((name) => !listed.includes(name))).toEqual([]);
+    for (const tag of document.tags as Json[]) expect(tag.description).toEqual(expect.stringMatching(/\w{4,}.*\w{4,}/));
+  });
+
+  it('names and describes the key schemes; admin routes take an admin key, SDK routes an SDK key', () => {
+    const schemes = document.components.securitySchemes as Json;
+    expect(schemes['admin-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key', description: expect.stringMatching(/^\*\*Admin key\*\*.*ADMIN_API_KEYS/) });
+    expect(schemes['admin-key-bearer']).toMatchObject({ type: 'http', scheme: 'bearer', description: expect.stringContaining('Admin key as a bearer token') });
+    expect(schemes['sdk-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key', description: expect.stringMatching(/^\*\*SDK key\*\*.*SDK_API_KEYS/) });
+    for (const [name, operation] of moduleOperations()) {
+      const expected = (name.includes(' /engine/') ? KEY_SCHEMES.admin : KEY_SCHEMES.sdk).map((scheme) => ({ [scheme]: [] }));
+      expect({ name, security: operation.security }).toEqual({ name, security: expected });
+    }
+  });
+
+  it("pre-fills no filter of the CTA list (Swagger UI would send it), describing each one's format instead", () => {
+    const filters = (document.paths['/engine/ctas'].get.parameters as Json[]).filter((parameter) => parameter.in === 'query' && !/^page/.test(parameter.name));
+    expect(filters.map((parameter) => parameter.name)).toEqual(['name', 'searchName', 'teams', 'tags', 'status', 'behaviourTag', 'createdBy']);
+    for (const parameter of filters) {
+      expect({ name: parameter.name, example: parameter.example ?? parameter.schema?.example, default: parameter.schema?.default }).toEqual({ name: parameter.name, example: undefined, default: undefined });
+      expect(parameter.description).toEqual(expect.any(String));
+    }
+    expect(filters.find((parameter) => parameter.name === 'teams')?.description).toContain('`growth,store`');
+  });
+
+  it('shows the SDK routes with api_version 1, what happens without it, and an auth-userid', () => {
+    for (const [name, operation] of moduleOperations().filter(([name]) => /state-machines/.test(name))) {
+      const header = (headerName: string): Json => (operation.parameters as Json[]).find((parameter) => parameter.in === 'header' && parameter.name === headerName) as Json;
+      expect({ name, example: header('api_version').schema.example }).toEqual({ name, example: '1' });
+      expect(header('api_version').description).toContain('{"data":{"ctas":null,"behaviourTags":null}}');
+      expect(header('auth-userid').schema.example).toMatch(/^\d+$/);
+    }
+  });
 });
+

@@ -226,17 +226,38 @@ describe('request ids in logs', () => {
   });
 
   it('names the request in the error line of a failure, on admin and on SDK routes', async () => {
-    const unreachable = Object.assign(new Error('connect ECONNREFUSED 10.0.0.9:3306'), { code: 'ECONNREFUSED' });
-    jest.spyOn(CtaListingService.prototype, 'filterValues').mockRejectedValueOnce(unreachable);
-    jest.spyOn(SdkStateService.prototype, 'launch').mockRejectedValueOnce(unreachable);
+    jest.spyOn(CtaListingService.prototype, 'filterValues').mockRejectedValueOnce(new Error('admin bug'));
+    jest.spyOn(SdkStateService.prototype, 'launch').mockRejectedValueOnce(new Error('sdk bug'));
     written = [];
-    const admin = await api.get('/engine/filters', { 'x-request-id': 'trace-admin-503' });
-    const sdk = await api.post('/cta/active/state-machines', undefined, { ...sdkHeaders('logs', '1'), 'x-request-id': 'trace-sdk-503' });
-    expect([admin.status, sdk.status]).toEqual([503, 503]);
+    const admin = await api.get('/engine/filters', { 'x-request-id': 'trace-admin-500' });
+    const sdk = await api.post('/cta/active/state-machines', undefined, { ...sdkHeaders('logs', '1'), 'x-request-id': 'trace-sdk-500' });
+    expect([admin.status, sdk.status]).toEqual([500, 500]);
+    expect(admin.headers['retry-after']).toBeUndefined();
     const failures = loggedLines().filter((line) => line.msg === 'request failed');
     expect(failures.map((line) => [line.requestId, line.code, line.err?.message])).toEqual([
-      ['trace-admin-503', 'SERVICE_UNAVAILABLE', 'connect ECONNREFUSED 10.0.0.9:3306'],
-      ['trace-sdk-503', 'SERVICE_UNAVAILABLE', 'connect ECONNREFUSED 10.0.0.9:3306'],
+      ['trace-admin-500', 'INTERNAL_ERROR', 'admin bug'],
+      ['trace-sdk-500', 'INTERNAL_ERROR', 'sdk bug'],
     ]);
+  });
+
+  it('logs a database outage quietly: one warn line per cause with the count, no stack trace, every request still a 503', async () => {
+    const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 10.0.0.9:3306'), { code: 'ECONNREFUSED' });
+    const filters = jest.spyOn(CtaListingService.prototype, 'filterValues').mockImplementation(() => Promise.reject(unreachable()));
+    const launch = jest.spyOn(SdkStateService.prototype, 'launch').mockImplementation(() => Promise.reject(unreachable()));
+    written = [];
+    const responses = [];
+    for (let index = 0; index < 20; index++) {
+      responses.push(await api.get('/engine/filters', { 'x-request-id': `trace-admin-503-${index}` }));
+      responses.push(await api.post('/cta/active/state-machines', undefined, { ...sdkHeaders('logs', '1'), 'x-request-id': `trace-sdk-503-${index}` }));
+    }
+    filters.mockRestore();
+    launch.mockRestore();
+    expect(responses.map((response) => [response.status, response.headers['retry-after']])).toEqual(responses.map(() => [503, '5']));
+    const lines = loggedLines().filter((line) => line.level >= 40);
+    // The first refusal is logged at once; the next 39 fall inside the quiet period (their count comes with the next line).
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 40, msg: 'database unavailable: requests answered 503', cause: 'ECONNREFUSED', refused: 1, requestId: 'trace-admin-503-0' }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('stack');
   });
 });

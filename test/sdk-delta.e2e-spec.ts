@@ -5,6 +5,7 @@ import { UserStateStore } from '../src/sdk/user-state.store';
 import { Clock } from '../src/common/clock';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { AllUsersCohortProvider } from '../src/cohorts/cohort-provider';
+import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../src/orchestration-options';
 import { eachDatabase, errorBody, TestApp } from './harness';
 import { AdminCatalogue, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
@@ -228,6 +229,7 @@ eachDatabase('SDK snapshot delta', (database) => {
       api.service(Clock),
       api.service(MetricsService),
       new AllUsersCohortProvider(),
+      api.app.get<OrchestrationSettings>(ORCHESTRATION_SETTINGS, { strict: false }),
     );
     const instances = [api.service(SdkStateService), otherInstance];
     const keys = Array.from({ length: 50 }, (_, index) => `machine-${index}`);

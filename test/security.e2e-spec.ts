@@ -137,10 +137,11 @@ eachDatabase('access control', (database) => {
     }
   });
 
-  it('documents both key schemes on the API routes', async () => {
+  it('documents the admin key (x-api-key or bearer) on admin routes and the SDK key on SDK routes', async () => {
     const document = (await api.get('/docs-json')).body;
-    expect(Object.keys(document.components.securitySchemes)).toEqual(expect.arrayContaining(['api-key-bearer', 'api-key-header']));
-    expect(document.paths['/engine/ctas'].get.security).toEqual(expect.arrayContaining([{ 'api-key-bearer': [] }, { 'api-key-header': [] }]));
+    expect(Object.keys(document.components.securitySchemes)).toEqual(expect.arrayContaining(['admin-key', 'admin-key-bearer', 'sdk-key']));
+    expect(document.paths['/engine/ctas'].get.security).toEqual([{ 'admin-key': [] }, { 'admin-key-bearer': [] }]);
+    expect(document.paths['/cta/active/state-machines'].post.security).toEqual([{ 'sdk-key': [] }]);
   });
 });
 

@@ -2,6 +2,12 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { RECORD_EXAMPLE } from '../ctas/cta-api-examples';
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, AuditEntry, AuditPage } from './audit.types';
 
+/**
+ * The console's flow on an empty database (cta-api-examples.ts) writes the entries of the two
+ * event definitions first, then the CTA create's: that entry's id, the restore example.
+ */
+export const FLOW_CTA_AUDIT_ID = 3;
+
 const NULLABLE_STRING = { type: 'string', nullable: true } as const;
 
 export const AUDIT_ENTRY_SCHEMA: SchemaObject = {
@@ -43,7 +49,7 @@ const PAUSED = { ...RECORD_EXAMPLE, ctaStatus: 'paused' as const, lastUpdatedAt:
 const EDITED = { ...PAUSED, team: 'store', lastUpdatedAt: 1795373067296 };
 
 const ENTRY_EXAMPLE: AuditEntry = {
-  id: 3,
+  id: FLOW_CTA_AUDIT_ID + 1,
   at: 1795373067296,
   actor: 'alice-editor',
   user: 'alice@example.com',

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { compare, Operation } from 'fast-json-patch';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
-import { PeriodicJobsService } from '../common/periodic-jobs.service';
+import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
@@ -10,9 +10,6 @@ import { AuditEntryEntity } from './audit-entry.entity';
 import type { AuditedChange, AuditEntry, AuditPage, ChangeOrigin } from './audit.types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Rows the retention purge deletes per statement, and statements per run (DESIGN §14: batches of at most 1,000). */
-const PURGE_BATCH = 1000;
-const PURGE_BATCHES_PER_RUN = 10;
 
 /** Which entries a page holds; every field is an exact match, `from`/`to` bound `at` inclusively. */
 export interface AuditFilter {
@@ -121,18 +118,18 @@ export class AuditLog implements OnModuleInit {
 
   /**
    * Deletes entries older than the retention, oldest first, in batches over the primary key
-   * (ids grow with time, so the old entries are the first ones): each batch reads the 1,000
-   * lowest ids and deletes those past the retention; a batch holding a younger entry is the last.
+   * (ids grow with time, so the old entries are the first ones): each batch reads the
+   * JOB_BATCH_ROWS lowest ids and deletes those past the retention; a batch holding a younger entry is the last.
    */
   async purgeExpired(): Promise<void> {
     const cutoff = this.clock.now() - this.settings.auditRetentionDays * DAY_MS;
-    for (let batch = 0; batch < PURGE_BATCHES_PER_RUN; batch++) {
-      const oldest = await this.dataSource.manager.find(AuditEntryEntity, { select: { id: true, at: true }, order: { id: 'ASC' }, take: PURGE_BATCH });
+    for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
+      const oldest = await this.dataSource.manager.find(AuditEntryEntity, { select: { id: true, at: true }, order: { id: 'ASC' }, take: JOB_BATCH_ROWS });
       const expired = oldest.filter((row) => Number(row.at) < cutoff).map((row) => row.id);
       if (expired.length > 0) {
         await this.transactions.run((manager) => manager.delete(AuditEntryEntity, { id: In(expired) }));
       }
-      if (expired.length < PURGE_BATCH) {
+      if (expired.length < JOB_BATCH_ROWS) {
         return;
       }
     }

@@ -1,6 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiExtraModels,
   ApiHeader,
@@ -10,7 +9,10 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { DataEnvelope, dataEnvelope, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import { API_TAG } from '../common/api-docs';
+import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
+import { DataEnvelope, dataEnvelope, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
+import { FLOW_CTA_ID, FLOW_TAG_NAME } from '../ctas/cta-api-examples';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
@@ -21,9 +23,9 @@ import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { ChangeOrigin } from '../audit/change-origin';
 import { RequiresRole } from '../security/admin-roles';
 
-
+/** The shared example tag, linking the CTA the create example makes on an empty database: any one shows, the rest hide. */
 const TAG_RULES_EXAMPLE = {
-  description: 'At most one store nudge at a time, two a day',
+  description: 'Any one store nudge shows, the rest hide; at most two resets a day',
   exposureRule: {
     session: { limit: 1 },
     window: { limit: 2, unit: 'days', value: 1 },
@@ -33,14 +35,14 @@ const TAG_RULES_EXAMPLE = {
     shownCta: { rule: 'ANY', ctaList: [] },
     hideCta: { rule: 'REST', ctaList: [] },
   },
-  linkedCtas: ['12', '13'],
+  linkedCtas: [String(FLOW_CTA_ID)],
 };
 
 const LIST_EXAMPLE = {
   data: {
     behaviourTags: [
       {
-        name: 'store-nudges',
+        name: FLOW_TAG_NAME,
         description: TAG_RULES_EXAMPLE.description,
         createdAt: 1795372967296,
         createdBy: 'alice@example.com',
@@ -48,7 +50,7 @@ const LIST_EXAMPLE = {
         lastUpdatedBy: 'alice@example.com',
         exposureRule: TAG_RULES_EXAMPLE.exposureRule,
         ctaRelation: TAG_RULES_EXAMPLE.ctaRelation,
-        linkedCtas: ['12', '13'],
+        linkedCtas: TAG_RULES_EXAMPLE.linkedCtas,
         tenantId: 'default',
       },
     ],
@@ -61,7 +63,7 @@ const LINK_RULES =
   '(docs/rule-reference.md)';
 
 /** Behaviour tags (seed "Behaviour tags", DESIGN §7), under the admin prefix. */
-@ApiTags('Behaviour tags')
+@ApiTags(API_TAG.behaviourTags)
 @ApiExtraModels(BehaviourTagListEnvelopeDto)
 @Controller('behaviour-tags')
 export class BehaviourTagsController {
@@ -78,16 +80,18 @@ export class BehaviourTagsController {
   @ApiHeader(USER_HEADER)
   @ApiBody({
     type: CreateBehaviourTagDto,
-    examples: { 'store-nudges': { value: { behaviourTagName: 'store-nudges', ...TAG_RULES_EXAMPLE } } },
+    examples: { [FLOW_TAG_NAME]: { summary: `links CTA ${FLOW_CTA_ID}, made by the CTA create example`, value: { behaviourTagName: FLOW_TAG_NAME, ...TAG_RULES_EXAMPLE } } },
   })
   @ApiOkResponse({ description: 'created', schema: EMPTY_ENVELOPE_SCHEMA })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description:
-      'CAMPAIGN_DUPLICATE_NAME: the tenant already has a tag of this name; ' +
-      `CAMPAIGN_INVALID: an invalid body (the message names the field), or a broken rule (${LINK_RULES}; linked CTAs draft or paused); ` +
+  @ApiBadRequest(
+    'CAMPAIGN_DUPLICATE_NAME: the tenant already has a tag of this name; ' +
+      `CAMPAIGN_INVALID: an invalid body (the message lists every problem with its field path), or a broken rule (${LINK_RULES}; linked CTAs draft or paused); ` +
       "INVALID_REQUEST: missing 'user' header, malformed x-tenant-id or malformed JSON",
-  })
+    [ErrorCode.CAMPAIGN_DUPLICATE_NAME, `behaviourTagName: a behaviour tag named '${FLOW_TAG_NAME}' already exists`],
+    [ErrorCode.CAMPAIGN_INVALID, 'linkedCtas: CTA 99 does not exist'],
+    [ErrorCode.CAMPAIGN_INVALID, 'exposureRule.window.unit must be one of the following values: days, hours, minutes, seconds; linkedCtas is required'],
+    [ErrorCode.INVALID_REQUEST, "header 'user' is required"],
+  )
   async create(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
@@ -107,18 +111,19 @@ export class BehaviourTagsController {
       'Replaces the description, exposureRule, ctaRelation and the linked set at once (CTAs left out of linkedCtas are unlinked). ' +
       `Rules: ${LINK_RULES}; no CTA linked before or after may be live or scheduled.`,
   })
-  @ApiParam({ name: 'behaviourTagName', description: 'the tag name, URL-encoded', example: 'store-nudges' })
+  @ApiParam({ name: 'behaviourTagName', description: `the tag name, URL-encoded (${FLOW_TAG_NAME}: the tag the create example makes)`, example: FLOW_TAG_NAME })
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: UpdateBehaviourTagDto, examples: { 'store-nudges': { value: TAG_RULES_EXAMPLE } } })
+  @ApiBody({ type: UpdateBehaviourTagDto, examples: { [FLOW_TAG_NAME]: { summary: 'the created tag, unchanged (its CTAs must not be live or scheduled)', value: TAG_RULES_EXAMPLE } } })
   @ApiOkResponse({ description: 'updated', schema: EMPTY_ENVELOPE_SCHEMA })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description:
-      'CAMPAIGN_INVALID: no tag of this name, an invalid body (the message names the field), a behaviourTagName in the body ' +
+  @ApiBadRequest(
+    'CAMPAIGN_INVALID: no tag of this name, an invalid body (the message lists every problem with its field path), a behaviourTagName in the body ' +
       `other than the path's, or a broken rule (${LINK_RULES}; no linked CTA live or scheduled); ` +
       "INVALID_REQUEST: missing 'user' header, malformed x-tenant-id or malformed JSON",
-  })
+    [ErrorCode.CAMPAIGN_INVALID, `behaviour tag '${FLOW_TAG_NAME}' can change only while none of its CTAs is live or scheduled; CTA ${FLOW_CTA_ID} is live`],
+    [ErrorCode.CAMPAIGN_INVALID, "behaviour tag 'spring-sale' does not exist"],
+    [ErrorCode.INVALID_REQUEST, "header 'user' is required"],
+  )
   async update(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
@@ -138,7 +143,7 @@ export class BehaviourTagsController {
     description: 'every tag of the tenant',
     schema: { allOf: [{ $ref: getSchemaPath(BehaviourTagListEnvelopeDto) }], example: LIST_EXAMPLE },
   })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: malformed x-tenant-id' })
+  @ApiBadRequest('INVALID_REQUEST: malformed x-tenant-id', BAD_TENANT_EXAMPLE)
   async list(@TenantId() tenantId: string): Promise<DataEnvelope<BehaviourTagListDto>> {
     return dataEnvelope({ behaviourTags: await this.behaviourTags.list(tenantId) });
   }

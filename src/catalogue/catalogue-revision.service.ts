@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -31,6 +31,34 @@ export class CatalogueRevisionService {
       return outcome;
     });
     this.listeners.forEach((listener) => listener(tenantId));
+    return result;
+  }
+
+  /**
+   * Runs `work` (a periodic job's batch over several tenants) in a transaction that
+   * also bumps the revision of each of `tenantIds`: one statement for all of them.
+   */
+  async writeMany<T>(tenantIds: readonly string[], work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const tenants = [...new Set(tenantIds)].sort();
+    const result = await this.transactions.run(async (manager) => {
+      const outcome = await work(manager);
+      const { affected } = await manager
+        .createQueryBuilder()
+        .update(CatalogueRevisionEntity)
+        .set({ revision: () => 'revision + 1', updatedAt: this.clock.now() })
+        .where('tenant_id IN (:...tenants)', { tenants })
+        .execute();
+      if ((affected ?? 0) < tenants.length) {
+        // Some tenant without a revision row yet (rows written by hand): bumped one by one.
+        const existing = await manager.find(CatalogueRevisionEntity, { select: { tenantId: true }, where: { tenantId: In(tenants) } });
+        const known = new Set(existing.map((row) => row.tenantId));
+        for (const tenantId of tenants.filter((tenant) => !known.has(tenant))) {
+          await this.bump(manager, tenantId);
+        }
+      }
+      return outcome;
+    });
+    tenants.forEach((tenantId) => this.listeners.forEach((listener) => listener(tenantId)));
     return result;
   }
 

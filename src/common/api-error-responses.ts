@@ -1,15 +1,54 @@
 import { applyDecorators } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiInternalServerErrorResponse,
+  ApiNotFoundResponse,
   ApiServiceUnavailableResponse,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ErrorEnvelopeDto } from './envelope';
+import { errorEnvelope, ErrorEnvelopeDto } from './envelope';
+import { ErrorCode } from './error-code';
 
 const RETRY_AFTER = { 'retry-after': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } };
+
+/** An error code and a message it is answered with, as a response example shows it. */
+export type ErrorExample = readonly [ErrorCode, string];
+
+/** One named example per code: Swagger UI offers them in a list under the response. */
+export function errorExamples(examples: readonly ErrorExample[]): Record<string, { summary: string; value: unknown }> {
+  const named: Record<string, { summary: string; value: unknown }> = {};
+  for (const [code, message] of examples) {
+    let name: string = code;
+    for (let n = 2; named[name]; n++) name = `${code} (${n})`;
+    named[name] = { summary: message, value: errorEnvelope(code, message) };
+  }
+  return named;
+}
+
+/** A 400 answer: the codes it names (description) and an example of each, with that code. */
+export const ApiBadRequest = (description: string, ...examples: ErrorExample[]): MethodDecorator & ClassDecorator =>
+  ApiBadRequestResponse({ type: ErrorEnvelopeDto, description, examples: errorExamples(examples) });
+
+/** A 404 answer, likewise. */
+export const ApiNotFound = (description: string, ...examples: ErrorExample[]): MethodDecorator & ClassDecorator =>
+  ApiNotFoundResponse({ type: ErrorEnvelopeDto, description, examples: errorExamples(examples) });
+
+/** The 400 of every route that reads the tenant header. */
+export const BAD_TENANT_EXAMPLE: ErrorExample = [
+  ErrorCode.INVALID_REQUEST,
+  "header 'x-tenant-id' must be 1-64 characters of A-Z, a-z, 0-9, '.', '_' or '-'",
+];
+
+/** The messages the service answers these codes with (security guard, rate limiter, filter, body parser). */
+export const UNAUTHORIZED_EXAMPLE: ErrorExample = [ErrorCode.UNAUTHORIZED, 'a valid API key is required in Authorization: Bearer <key> or x-api-key'];
+const RATE_LIMITED_EXAMPLE: ErrorExample = [ErrorCode.RATE_LIMITED, 'rate limit of 600 requests a minute exceeded, retry in 1 minute'];
+const INTERNAL_ERROR_EXAMPLE: ErrorExample = [ErrorCode.INTERNAL_ERROR, 'internal error'];
+export const SERVICE_UNAVAILABLE_EXAMPLE: ErrorExample = [ErrorCode.SERVICE_UNAVAILABLE, 'the database is unavailable, retry later'];
+const PAYLOAD_TOO_LARGE_EXAMPLE: ErrorExample = [ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large'];
+const UNSUPPORTED_MEDIA_TYPE_EXAMPLE: ErrorExample = [ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Media Type'];
 
 /**
  * The error answers any mounted route can give beside its own 400s (DESIGN §4, §15);
@@ -20,23 +59,30 @@ export const ApiCommonErrorResponses = (): ClassDecorator =>
     ApiUnauthorizedResponse({
       type: ErrorEnvelopeDto,
       description: 'UNAUTHORIZED: API keys are configured for this prefix and neither Authorization: Bearer <key> nor x-api-key holds one',
+      examples: errorExamples([UNAUTHORIZED_EXAMPLE]),
     }),
     ApiTooManyRequestsResponse({
       type: ErrorEnvelopeDto,
       headers: RETRY_AFTER,
       description: 'RATE_LIMITED: over the configured rate limit (per IP on admin routes, per tenant and user on SDK routes)',
+      examples: errorExamples([RATE_LIMITED_EXAMPLE]),
     }),
-    ApiInternalServerErrorResponse({ type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR: an unexpected failure (details are logged, never sent)' }),
+    ApiInternalServerErrorResponse({
+      type: ErrorEnvelopeDto,
+      description: 'INTERNAL_ERROR: an unexpected failure (details are logged, never sent)',
+      examples: errorExamples([INTERNAL_ERROR_EXAMPLE]),
+    }),
     ApiServiceUnavailableResponse({
       type: ErrorEnvelopeDto,
       headers: RETRY_AFTER,
       description: 'SERVICE_UNAVAILABLE: the database is unreachable; retry after Retry-After seconds',
+      examples: errorExamples([SERVICE_UNAVAILABLE_EXAMPLE]),
     }),
   ) as ClassDecorator;
 
-const errorResponse = (description: string): ResponseObject => ({
+const errorResponse = (description: string, example: ErrorExample): ResponseObject => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' }, examples: errorExamples([example]) } },
 });
 
 /**
@@ -48,8 +94,8 @@ export function withBodyErrorResponses(document: OpenAPIObject): OpenAPIObject {
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations)) {
       if (operation && typeof operation === 'object' && 'requestBody' in operation && operation.requestBody) {
-        operation.responses['413'] = errorResponse('PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)');
-        operation.responses['415'] = errorResponse('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json');
+        operation.responses['413'] = errorResponse('PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)', PAYLOAD_TOO_LARGE_EXAMPLE);
+        operation.responses['415'] = errorResponse('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json', UNSUPPORTED_MEDIA_TYPE_EXAMPLE);
       }
     }
   }

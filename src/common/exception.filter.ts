@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../database/database-unavailable';
+import { isDatabaseUnavailable, outageCause } from '../database/database-unavailable';
+import { outageLog } from '../database/outage-log';
 import { databaseUnavailable, DomainError } from './domain-error';
 import { errorEnvelope } from './envelope';
 import { ErrorCode, HTTP_STATUS_OF } from './error-code';
@@ -42,7 +43,15 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     if (status >= 500) {
       // The request id by name: SDK routes have no per-request logger context (app.module.ts).
       const requestId = host.switchToHttp().getRequest<FastifyRequest>().id;
-      this.logger.error({ err: exception, code, requestId }, 'request failed');
+      if (isDatabaseUnavailable(exception)) {
+        // Expected while the database is away: counted, not one stack trace per request (DESIGN §17).
+        outageLog.refused(outageCause(exception), exception instanceof Error ? exception.message : String(exception), requestId);
+      } else if (code === ErrorCode.SERVICE_UNAVAILABLE) {
+        // The service's own 503s (readiness, a busy database): expected as well.
+        outageLog.refused(message, message, requestId);
+      } else {
+        this.logger.error({ err: exception, code, requestId }, 'request failed');
+      }
     }
     reply.status(status).headers(headers).send(errorEnvelope(code, message));
   }

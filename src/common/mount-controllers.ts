@@ -1,12 +1,9 @@
 import { CanActivate, Controller, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { ApiBearerAuth, ApiExcludeController, ApiSecurity } from '@nestjs/swagger';
+import { ApiExcludeController, ApiSecurity } from '@nestjs/swagger';
+import { KEY_SCHEMES, KeyedApi } from './api-docs';
 import { ApiCommonErrorResponses } from './api-error-responses';
 import { ErrorEnvelopeFilter } from './exception.filter';
-
-/** Names of the API-key security schemes in the OpenAPI document. */
-export const API_KEY_BEARER = 'api-key-bearer';
-export const API_KEY_HEADER = 'api-key-header';
 
 const ERROR_ENVELOPE_FILTER = new ErrorEnvelopeFilter();
 
@@ -19,6 +16,8 @@ export function underPrefix(prefix: string): (path: string) => boolean {
 
 export interface Mount {
   prefix: string;
+  /** Which API the mount serves: its routes show that API's key slots in the docs. */
+  api: KeyedApi;
   documented: boolean;
   guards: (CanActivate | Type<CanActivate>)[];
 }
@@ -32,7 +31,7 @@ export interface Mount {
  * The error filter is bound here too, so the routes answer the error envelope in a host
  * gateway that has no such global filter (the host's guards' exceptions included).
  */
-export function mountControllers(controllers: Type[], { prefix, documented, guards }: Mount): Type[] {
+export function mountControllers(controllers: Type[], { prefix, api, documented, guards }: Mount): Type[] {
   return controllers.map((controller) => {
     const path = (Reflect.getMetadata(PATH_METADATA, controller) as string | undefined) ?? '';
     const mounted = class extends controller {};
@@ -43,9 +42,8 @@ export function mountControllers(controllers: Type[], { prefix, documented, guar
       UseGuards(...guards)(mounted);
     }
     if (documented) {
-      // Either scheme is accepted when keys are configured (DESIGN §15).
-      ApiBearerAuth(API_KEY_BEARER)(mounted);
-      ApiSecurity(API_KEY_HEADER)(mounted);
+      // Each scheme is a requirement of its own: either one is accepted when keys are configured (DESIGN §15).
+      KEY_SCHEMES[api].forEach((scheme) => ApiSecurity(scheme)(mounted));
       ApiCommonErrorResponses()(mounted);
     } else {
       ApiExcludeController()(mounted);

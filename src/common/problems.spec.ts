@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { ArrayMinSize, IsArray, IsInt, IsString, ValidateNested, validateSync } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsString, Length, ValidateNested, validateSync } from 'class-validator';
 import { plainToInstance, Type } from 'class-transformer';
-import { joinProblems, pathTo, validationProblems } from './problems';
+import { fieldProblemsText, joinProblems, pathTo, validationProblems } from './problems';
 
 class Item {
   @IsInt()
@@ -17,6 +17,17 @@ class Body {
   @ValidateNested({ each: true })
   @Type(() => Item)
   items: Item[];
+}
+
+class Sized {
+  @IsString()
+  @Length(1, 5)
+  name: string;
+
+  @IsArray()
+  @ArrayMaxSize(2)
+  @IsString({ each: true })
+  tags: string[];
 }
 
 describe('problems', () => {
@@ -40,5 +51,21 @@ describe('problems', () => {
       { path: 'team', message: 'must be a string' },
       { path: 'items[1].limit', message: 'must be an integer number' },
     ]);
+  });
+
+  it('names a missing field as required and a wrong type as a type error, without the size rules it also breaks', () => {
+    expect(validationProblems(validateSync(plainToInstance(Sized, {})))).toEqual([
+      { path: 'name', message: 'is required' },
+      { path: 'tags', message: 'is required' },
+    ]);
+    const problems = validationProblems(validateSync(plainToInstance(Sized, { name: 123, tags: 'onboarding' })));
+    expect(problems).toEqual([
+      { path: 'name', message: 'must be a string' },
+      { path: 'tags', message: 'must be an array' },
+    ]);
+    expect(fieldProblemsText(problems)).toBe('name must be a string; tags must be an array');
+    expect(fieldProblemsText(validationProblems(validateSync(plainToInstance(Sized, { name: 'toolong', tags: ['a', 1, 'c'] }))))).toBe(
+      'name must be shorter than or equal to 5 characters; each value in tags must be a string; tags must contain no more than 2 elements',
+    );
   });
 });

@@ -1,43 +1,45 @@
-import { Body, Query, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Body, Query, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
+import { fieldProblemsText, validationProblems } from './problems';
 
-/** "rule.frequency.session.limit must be an integer number" — the first failure, with its full path. */
-export function describeValidationErrors(errors: ValidationError[], parentPath = ''): string {
-  for (const error of errors) {
-    const path = parentPath ? `${parentPath}.${error.property}` : error.property;
-    const constraints = Object.values(error.constraints ?? {});
-    if (constraints.length > 0) {
-      // class-validator words each constraint with the bare property name; replace it with the path.
-      return constraints[0].startsWith(`${error.property} `)
-        ? `${path}${constraints[0].slice(error.property.length)}`
-        : `${path}: ${constraints[0]}`;
-    }
-    const nested = describeValidationErrors(error.children ?? [], path);
-    if (nested) {
-      return nested;
-    }
-  }
-  return '';
-}
+/** "name must be a string; tags must be an array; rule is required": every problem of a body, in one message (DESIGN §22). */
+export const describeValidationErrors = (errors: readonly ValidationError[]): string => fieldProblemsText(validationProblems(errors));
 
-const pipes = new Map<ErrorCode, ValidationPipe>();
+export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A strict ValidationPipe whose failures carry `code` (DESIGN §4 names a code per endpoint).
  * No implicit conversion: `"5"` is not an integer and `"true"` is not a boolean (DESIGN §3).
+ * Values are kept in the errors (never sent) to tell a missing field from a wrong one.
  */
-export function validationPipe(code: ErrorCode = ErrorCode.INVALID_REQUEST): ValidationPipe {
-  let pipe = pipes.get(code);
-  if (!pipe) {
-    pipe = new ValidationPipe({
+class StrictValidationPipe extends ValidationPipe {
+  constructor(private readonly code: ErrorCode) {
+    super({
       transform: true,
       transformOptions: { enableImplicitConversion: false },
       whitelist: false,
       forbidUnknownValues: true,
-      validationError: { target: false, value: false },
+      validationError: { target: false, value: true },
       exceptionFactory: (errors) => new DomainError(code, describeValidationErrors(errors) || 'invalid request body'),
     });
+  }
+
+  /** A body that is no object at all (`[]`, `"x"`, `null`) is one problem, not one per missing field; no body lists the fields. */
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && value !== undefined && !isJsonObject(value)) {
+      throw new DomainError(this.code, 'the body must be a JSON object');
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+const pipes = new Map<ErrorCode, ValidationPipe>();
+
+export function validationPipe(code: ErrorCode = ErrorCode.INVALID_REQUEST): ValidationPipe {
+  let pipe = pipes.get(code);
+  if (!pipe) {
+    pipe = new StrictValidationPipe(code);
     pipes.set(code, pipe);
   }
   return pipe;

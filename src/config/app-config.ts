@@ -23,6 +23,12 @@ export interface AppConfig {
   logLevel: LogLevel;
   schedulerIntervalMs: number;
   cacheRevalidateMs: number;
+  /** Tenants whose catalogue one instance keeps in memory (least recently used evicted). */
+  catalogueCacheMaxTenants: number;
+  /** State machines kept per (user, CTA); the oldest are dropped past it. */
+  maxMachinesPerCta: number;
+  /** Largest stored state document of one user, in bytes; the oldest machines are dropped past it. */
+  maxUserStateBytes: number;
   ctaTimeToleranceMs: number;
   ctaTimeHorizonDays: number;
   /** Keys required on admin routes, with their names and roles; empty = the admin API is open (a warning is logged). */
@@ -131,6 +137,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     logLevel,
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 10_000, 0),
     cacheRevalidateMs: integer(env, 'CACHE_REVALIDATE_MS', 1_000, 0),
+    catalogueCacheMaxTenants: integer(env, 'CATALOGUE_CACHE_MAX_TENANTS', 10_000, 1),
+    maxMachinesPerCta: integer(env, 'MAX_MACHINES_PER_CTA', 100, 1),
+    maxUserStateBytes: integer(env, 'MAX_USER_STATE_BYTES', 262_144, 4096),
     ctaTimeToleranceMs: integer(env, 'CTA_TIME_TOLERANCE_MS', 2 * 60 * 1000, 0),
     ctaTimeHorizonDays: integer(env, 'CTA_TIME_HORIZON_DAYS', 5 * 365, 1),
     adminApiKeys: adminApiKeys(env),

@@ -3,11 +3,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditLog } from '../audit/audit-log.service';
 import { ChangeOrigin, SCHEDULER_ORIGIN } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
-import { Clock } from '../common/clock';
+import { Clock, describeInstant } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { PeriodicJobsService } from '../common/periodic-jobs.service';
-import { catalogueTenants } from '../ctas/catalogue-tenants';
+import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
 import { recordCtaChanges } from '../ctas/cta-audit';
 import { parseCtaId, unknownCta } from '../ctas/cta-id';
 import { loadCtaRecord, loadCtaRecordsById } from '../ctas/cta-links';
@@ -73,41 +72,56 @@ export class CtaStatusService implements OnModuleInit {
     });
   }
 
-  /** scheduled → live at startTime, live|paused → concluded at endTime; idempotent. */
+  /**
+   * scheduled → live at startTime, live|paused → concluded at endTime; idempotent.
+   * Set-based over all tenants (DESIGN §14): each batch is one read of up to
+   * JOB_BATCH_ROWS due CTAs, one conditional update of them, their audit entries
+   * (actor `scheduler`) and one bump of their tenants' revisions, so an idle run is
+   * one indexed read a transition.
+   */
   async runTimedTransitions(): Promise<void> {
     const now = this.clock.now();
-    for (const tenantId of await catalogueTenants(this.dataSource.manager)) {
-      // A cheap indexed read first, so tenants with nothing due cost no write.
-      const due = await Promise.all(TIMED_TRANSITIONS.map((timed) => this.dueQuery(this.dataSource.manager, tenantId, timed, now).getExists()));
-      if (due.some(Boolean)) {
-        await this.catalogue.write(tenantId, async (manager) => {
-          for (const timed of TIMED_TRANSITIONS) {
-            // The due CTAs; each moved gets its audit entry, as the scheduler's.
-            const ids = (await this.dueQuery(manager, tenantId, timed, now).select('cta.id').getMany()).map((cta) => Number(cta.id));
-            // Read again under their locks: only those still due are moved and recorded.
-            const locked = await loadCtaRecordsById(manager, ids, { locked: true });
-            const before = [...locked.values()].filter((cta) => isDue(cta, timed, now));
-            if (before.length === 0) {
-              continue;
+    for (const timed of TIMED_TRANSITIONS) {
+      for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
+        const due = await this.dueQuery(this.dataSource.manager, timed, now)
+          .select(['cta.id', 'cta.tenantId'])
+          .orderBy(`cta.${timed.dueAt}`)
+          .limit(JOB_BATCH_ROWS)
+          .getMany();
+        if (due.length === 0) {
+          break;
+        }
+        await this.catalogue.writeMany(
+          due.map((cta) => cta.tenantId),
+          async (manager) => {
+            // The batch again, under its rows' locks: the CTAs still due move, each with its entry as the scheduler's.
+            const locked = await loadCtaRecordsById(manager, due.map((cta) => Number(cta.id)), { locked: true });
+            const moving = [...locked.values()].filter((cta) => isDue(cta, timed, now));
+            if (moving.length === 0) {
+              return;
             }
             await manager
               .createQueryBuilder()
               .update(CtaEntity)
               .set({ status: timed.to })
-              .where('tenant_id = :tenantId AND id IN (:...ids) AND status IN (:...from)', { tenantId, ids: before.map((cta) => cta.id), from: timed.from })
-              .andWhere(`${COLUMN_OF[timed.dueAt]} IS NOT NULL AND ${COLUMN_OF[timed.dueAt]} <= :now`, { now })
+              .where('id IN (:...ids) AND is_test = :isTest AND status IN (:...from)', { ids: moving.map((cta) => cta.id), isTest: false, from: timed.from })
+              .andWhere(`${COLUMN_OF[timed.dueAt]} <= :now`, { now })
               .execute();
-            await recordCtaChanges(this.audit, manager, SCHEDULER_ORIGIN, timed.action, before.map((cta) => ({ id: cta.id, tenantId, before: cta })));
-          }
-        });
+            await recordCtaChanges(this.audit, manager, SCHEDULER_ORIGIN, timed.action, moving.map((cta) => ({ id: cta.id, tenantId: cta.tenantId, before: cta })));
+          },
+        );
+        if (due.length < JOB_BATCH_ROWS) {
+          break;
+        }
       }
     }
   }
 
-  private dueQuery(manager: EntityManager, tenantId: string, timed: TimedTransition, now: number) {
+  /** CTAs of any tenant whose timed transition is due (index `ix_ctas_due_start` / `ix_ctas_due_end`). */
+  private dueQuery(manager: EntityManager, timed: TimedTransition, now: number) {
     return manager
       .createQueryBuilder(CtaEntity, 'cta')
-      .where('cta.tenantId = :tenantId AND cta.isTest = :isTest AND cta.status IN (:...from)', { tenantId, isTest: false, from: timed.from })
+      .where('cta.isTest = :isTest AND cta.status IN (:...from)', { isTest: false, from: timed.from })
       .andWhere(`cta.${timed.dueAt} IS NOT NULL AND cta.${timed.dueAt} <= :now`, { now });
   }
 
@@ -123,7 +137,7 @@ export class CtaStatusService implements OnModuleInit {
         ErrorCode.CTA_STATUS_UPDATE_INVALID,
         cta.startTime === null
           ? `cannot schedule CTA ${id}: it has no startTime`
-          : `cannot schedule CTA ${id}: its startTime ${cta.startTime} is in the past (now ${now})`,
+          : `cannot schedule CTA ${id}: its startTime ${describeInstant(cta.startTime)} is in the past (now ${describeInstant(now)})`,
       );
     }
     return new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, `cannot move CTA ${id} from ${cta.status} to ${transition.to}`);

@@ -1,33 +1,81 @@
-/** Swagger examples of the CTA admin API: one CTA as written and as read back. */
-export const RECORD_EXAMPLE = {
-  id: 12,
-  name: 'first-purchase-reminder',
+/**
+ * Swagger examples of the console's flow (DESIGN §22). On an empty database they run in
+ * this order: the events of the rule (events controller), this CTA (id 1: the first CTA
+ * of an empty database), the behaviour tag linking it, go live, a launch. Every rule and
+ * tag here is one devices can run (§5a, §7): it is the shared example body.
+ */
+
+/** The id the CTA create example gets on an empty database; path examples use it. */
+export const FLOW_CTA_ID = 1;
+/** The test CTA created after it gets the next id. */
+export const FLOW_TEST_CTA_ID = 2;
+/** The app user of the SDK examples (a signed 64-bit integer, as devices send it). */
+export const FLOW_USER_ID = '1234567890123';
+export const FLOW_TAG_NAME = 'store-nudges';
+
+/** The rule as written: a banner after the store is opened from home with a cart of 500 or more, a popup on the next opening. */
+export const RULE_EXAMPLE = {
+  cohortEligibility: { includes: ['all'], excludes: ['paying_users'] },
+  stateToAction: { '1': 'store_banner', '2': 'discount_popup' },
+  resetStates: ['3'],
+  resetCTAonFirstLaunch: false,
+  contextParams: ['storeId'],
+  stateTransition: {
+    store_opened: {
+      '0': [
+        {
+          transitionTo: '1',
+          filters: {
+            operator: 'AND',
+            filter: [
+              { propertyName: 'source', propertyType: 'string', comparisonType: '=', comparisonValue: 'home' },
+              { propertyName: 'cartValue', propertyType: 'number', comparisonType: '>=', comparisonValue: 500 },
+            ],
+          },
+        },
+      ],
+      '1': [{ transitionTo: '2', filters: { operator: 'AND', filter: [] } }],
+    },
+    purchase_completed: {
+      '1': [{ transitionTo: '3', filters: { operator: 'AND', filter: [] } }],
+      '2': [{ transitionTo: '3', filters: { operator: 'AND', filter: [] } }],
+    },
+  },
+  groupByConfig: { maxActiveStateMachineCount: 1, groupByKeys: ['storeId'] },
+  priority: 5,
+  stateMachineTTL: 604800000,
+  actions: [
+    { actionId: 'store_banner', type: 'NUDGE_UI', template: 'banner_v2', props: { title: 'Still looking?', deeplink: 'app://store' } },
+    { actionId: 'discount_popup', type: 'POPUP', template: 'popup_discount', props: { title: '10% off your first order', code: 'FIRST10' } },
+  ],
+  frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
+};
+
+export const UPDATE_EXAMPLE = {
   description: 'Nudge new users who opened the store twice without buying',
   tags: ['onboarding', 'store'],
   team: 'growth',
-  behaviourTags: ['store-nudges'],
+  startTime: null,
+  endTime: null,
+  rule: RULE_EXAMPLE,
+};
+export const CREATE_EXAMPLE = { name: 'first-purchase-reminder', ...UPDATE_EXAMPLE };
+
+/** CTA 1 as read back once the flow has linked it and taken it live. */
+export const RECORD_EXAMPLE = {
+  id: FLOW_CTA_ID,
+  name: CREATE_EXAMPLE.name,
+  description: UPDATE_EXAMPLE.description,
+  tags: UPDATE_EXAMPLE.tags,
+  team: UPDATE_EXAMPLE.team,
+  behaviourTags: [FLOW_TAG_NAME],
   startTime: 1795372800000,
   endTime: null,
   ctaStatus: 'live',
-  rule: {
-    cohortEligibility: { includes: ['all'], excludes: ['paying_users'] },
-    stateToAction: { '1': 'store_banner' },
-    stateTransition: { store_opened: { '0': [{ transitionTo: '1', filters: { operator: 'AND', filter: [] } }] } },
-    priority: 5,
-    stateMachineTTL: 604800000,
-    actions: [{ actionId: 'store_banner', type: 'NUDGE_UI' }],
-    frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
-    ctaValidTill: null,
-  },
+  rule: { ...RULE_EXAMPLE, ctaValidTill: null },
   createdAt: 1795372000000,
   createdBy: 'ops@example.com',
   lastUpdatedAt: null,
   lastUpdatedBy: null,
   tenantId: 'default',
 };
-
-const { ctaValidTill: _derived, ...writtenRule } = RECORD_EXAMPLE.rule;
-/** The rule as written: without the derived ctaValidTill. */
-export const RULE_EXAMPLE = writtenRule;
-export const UPDATE_EXAMPLE = { description: RECORD_EXAMPLE.description, tags: RECORD_EXAMPLE.tags, team: RECORD_EXAMPLE.team, startTime: null, endTime: null, rule: RULE_EXAMPLE };
-export const CREATE_EXAMPLE = { name: RECORD_EXAMPLE.name, ...UPDATE_EXAMPLE };

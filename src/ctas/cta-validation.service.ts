@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { CohortDirectory, InjectCohortDirectory } from '../cohorts/cohort-directory';
-import { DomainError, invalidRequest } from '../common/domain-error';
+import { invalidRequest } from '../common/domain-error';
 import { Problem, validationProblems } from '../common/problems';
 import { EventsService } from '../events/events.service';
 import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
@@ -37,13 +37,13 @@ export class CtaValidationService {
     }
     const dto = plainToInstance(ValidateCtaDto, body);
     // The same options as the body pipe of create; the rule is the rule checker's (all its problems, not only "must be an object").
-    const fieldErrors = await validate(dto, { forbidUnknownValues: true, validationError: { target: false, value: false } });
+    const fieldErrors = await validate(dto, { forbidUnknownValues: true, validationError: { target: false, value: true } });
     const errors = validationProblems(fieldErrors.filter((error) => error.property !== 'rule'));
     const { rule, problems } = checkCtaRule(dto.rule);
     errors.push(...problems);
     const timesValid = !errors.some((error) => error.path === 'startTime' || error.path === 'endTime');
     if (timesValid) {
-      errors.push(...this.timeProblems(dto));
+      errors.push(...this.ctas.timeProblems(dto));
     }
     if (typeof dto.name === 'string' && !errors.some((error) => error.path === 'name') && (await this.ctas.nameTaken(tenantId, dto.name))) {
       errors.push({ path: 'name', message: `a CTA named '${dto.name}' already exists` });
@@ -68,17 +68,5 @@ export class CtaValidationService {
         .filter((cohort) => unknown.has(cohort.name))
         .map((cohort) => ({ path: cohort.path, message: `${JSON.stringify(cohort.name)} is not a cohort of the tenant: no user is in it` })),
     ];
-  }
-
-  /** Create's time checks, as problems ("startTime must lie between …" → path startTime). */
-  private timeProblems(dto: ValidateCtaDto): Problem[] {
-    try {
-      this.ctas.checkCreateTimes(dto);
-      return [];
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const [, field, rest] = /^(\w+) (.*)$/s.exec(error.message) ?? [undefined, 'startTime', error.message];
-      return [{ path: field, message: rest }];
-    }
   }
 }

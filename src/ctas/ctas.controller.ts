@@ -1,19 +1,23 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope, ErrorEnvelopeDto } from '../common/envelope';
+import { API_TAG } from '../common/api-docs';
+import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
+import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
-import { ValidBody, ValidQuery } from '../common/validation';
+import { ValidQuery } from '../common/validation';
+import { CtaBodyPipe } from './cta-body.pipe';
 import { CtaListingService, CtaPage, FilterValues } from './cta-listing.service';
 import type { CtaRecord } from './cta-record';
 import { CTA_STATUSES } from './cta.types';
 import { CtaValidationReport, CtaValidationService } from './cta-validation.service';
 import { CtasService } from './ctas.service';
 import { CreateCtaDto, UpdateCtaDto, ValidateCtaDto } from './dto/cta-body.dto';
-import { CREATE_EXAMPLE, RECORD_EXAMPLE, RULE_EXAMPLE, UPDATE_EXAMPLE } from './cta-api-examples';
+import { CREATE_EXAMPLE, FLOW_CTA_ID, RECORD_EXAMPLE, RULE_EXAMPLE, UPDATE_EXAMPLE } from './cta-api-examples';
 import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { FLOW_CTA_AUDIT_ID } from '../audit/audit-api-examples';
 import { ChangeOrigin } from '../audit/change-origin';
 import { RequiresRole } from '../security/admin-roles';
 
@@ -99,6 +103,14 @@ const INVALID_EXAMPLE = {
   },
 };
 
+/** What an empty tenant (no event definitions, no cohorts) answers for the two body examples. */
+const NO_DEFINITIONS_WARNINGS = {
+  storeOpened: { path: 'rule.stateTransition.store_opened', message: 'event "store_opened" is not in the tenant\'s event definitions' },
+  groupByKey: { path: 'rule.groupByConfig.groupByKeys[0]', message: '"storeId" is not a property of any event of rule.stateTransition' },
+  contextParam: { path: 'rule.contextParams[0]', message: '"storeId" is not a property of any event of rule.stateTransition' },
+  cohort: { path: 'rule.cohortEligibility.excludes[0]', message: '"paying_users" is not a cohort of the tenant: no user is in it' },
+};
+
 const VALIDATION_EXAMPLES = {
   valid: {
     summary: 'valid, with warnings (no event definitions yet)',
@@ -107,8 +119,11 @@ const VALIDATION_EXAMPLES = {
         valid: true,
         errors: [],
         warnings: [
-          { path: 'rule.stateTransition.store_opened', message: 'event "store_opened" is not in the tenant\'s event definitions' },
-          { path: 'rule.cohortEligibility.excludes[0]', message: '"paying_users" is not a cohort of the tenant: no user is in it' },
+          NO_DEFINITIONS_WARNINGS.storeOpened,
+          { path: 'rule.stateTransition.purchase_completed', message: 'event "purchase_completed" is not in the tenant\'s event definitions' },
+          NO_DEFINITIONS_WARNINGS.groupByKey,
+          NO_DEFINITIONS_WARNINGS.contextParam,
+          NO_DEFINITIONS_WARNINGS.cohort,
         ],
       },
     },
@@ -123,19 +138,24 @@ const VALIDATION_EXAMPLES = {
           { path: 'rule.stateTransition.store_opened.0[0].filters.filter[0].comparisonType', message: '"EQUALS" is not one of =, != for propertyType string' },
         ],
         warnings: [
-          { path: 'rule.stateTransition.store_opened', message: 'event "store_opened" is not in the tenant\'s event definitions' },
+          NO_DEFINITIONS_WARNINGS.storeOpened,
           { path: 'rule.stateToAction.2', message: 'state "2" is never reached: no transition leads to it from "0"' },
-          { path: 'rule.cohortEligibility.excludes[0]', message: '"paying_users" is not a cohort of the tenant: no user is in it' },
+          { path: 'rule.resetStates[0]', message: 'state "3" is never reached: no transition leads to it from "0"' },
+          NO_DEFINITIONS_WARNINGS.groupByKey,
+          NO_DEFINITIONS_WARNINGS.contextParam,
+          NO_DEFINITIONS_WARNINGS.cohort,
         ],
       },
     },
   },
 };
 
-const ID_PARAM = { name: 'ctaId', description: 'numeric CTA id', example: '12' };
+const ID_PARAM = { name: 'ctaId', description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`, example: String(FLOW_CTA_ID) };
+
+const UNKNOWN_CTA_EXAMPLE = [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'] as const;
 
 /** CTA create, read, update and list (DESIGN §5). */
-@ApiTags('CTAs')
+@ApiTags(API_TAG.ctas)
 @ApiHeader(TENANT_HEADER)
 @Controller('ctas')
 export class CtasController {
@@ -150,19 +170,20 @@ export class CtasController {
   @RequiresRole('editor')
   @ApiOperation({ summary: 'Create a CTA (starts in draft)' })
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: CreateCtaDto, examples: { cta: { value: CREATE_EXAMPLE } } })
-  @ApiOkResponse({ description: 'the new CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, 12) })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description:
-      'INVALID_REQUEST: a missing/invalid field or rule (the message names the field path), a time outside ' +
+  @ApiBody({ type: CreateCtaDto, examples: { 'first-purchase-reminder': { summary: 'a banner, then a popup, for new users in the store', value: CREATE_EXAMPLE } } })
+  @ApiOkResponse({ description: 'the new CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, FLOW_CTA_ID) })
+  @ApiBadRequest(
+    'INVALID_REQUEST: missing or invalid fields or rule (the message lists every problem with its field path), a time outside ' +
       '[now - 2 min, now + 5 years], endTime not after startTime, or a missing user header; ' +
       'CTA_DUPLICATE_NAME: the tenant already has a CTA of that name (case-sensitive)',
-  })
+    [ErrorCode.INVALID_REQUEST, 'name must be a string; tags must be an array; rule is required'],
+    [ErrorCode.INVALID_REQUEST, "header 'user' is required"],
+    [ErrorCode.CTA_DUPLICATE_NAME, "a CTA named 'first-purchase-reminder' already exists"],
+  )
   async create(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
-    @ValidBody(ErrorCode.INVALID_REQUEST) body: CreateCtaDto,
+    @Body(CtaBodyPipe) body: CreateCtaDto,
     @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<number>> {
     return dataEnvelope(await this.ctas.create(tenantId, user, body, origin));
@@ -181,7 +202,10 @@ export class CtasController {
   })
   @ApiBody({ type: ValidateCtaDto, examples: { valid: { value: CREATE_EXAMPLE }, invalid: { value: INVALID_EXAMPLE } } })
   @ApiOkResponse({ description: 'the report', content: { 'application/json': { schema: dataEnvelopeSchema(VALIDATION_SCHEMA, VALIDATION_EXAMPLES.invalid.value.data), examples: VALIDATION_EXAMPLES } } })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: the body is not a JSON object, or a malformed x-tenant-id' })
+  @ApiBadRequest(
+    'INVALID_REQUEST: the body is not a JSON object, or a malformed x-tenant-id',
+    [ErrorCode.INVALID_REQUEST, 'the body must be a JSON object: a CTA create body (name optional)'],
+  )
   async validate(@TenantId() tenantId: string, @Body() body: unknown): Promise<DataEnvelope<CtaValidationReport>> {
     return dataEnvelope(await this.validation.validate(tenantId, body));
   }
@@ -195,12 +219,12 @@ export class CtasController {
       'statusWiseCount counts all six statuses over every filter except status. Test CTAs are never listed.',
   })
   @ApiOkResponse({ description: 'one page', schema: dataEnvelopeSchema(PAGE_SCHEMA, PAGE_EXAMPLE) })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description:
-      'CTA_STATUS_INVALID: status is not one of draft, paused, live, scheduled, concluded, terminated; ' +
+  @ApiBadRequest(
+    'CTA_STATUS_INVALID: status is not one of draft, paused, live, scheduled, concluded, terminated; ' +
       'INVALID_REQUEST: pageSize not a decimal integer 1-100, pageNumber not a decimal integer ≥ 0, or a repeated parameter',
-  })
+    [ErrorCode.CTA_STATUS_INVALID, 'status must be one of draft, paused, live, scheduled, concluded, terminated'],
+    [ErrorCode.INVALID_REQUEST, 'pageSize must be a decimal integer between 1 and 100'],
+  )
   async list(@TenantId() tenantId: string, @ValidQuery(ErrorCode.INVALID_REQUEST) query: ListCtasQueryDto): Promise<DataEnvelope<CtaPage>> {
     return dataEnvelope(await this.listing.list(tenantId, query));
   }
@@ -210,7 +234,7 @@ export class CtasController {
   @ApiOperation({ summary: 'Get one CTA with its behaviour tags and full rule (including the derived ctaValidTill)' })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ description: 'the CTA', schema: dataEnvelopeSchema(RECORD_SCHEMA, RECORD_EXAMPLE) })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'CTA_ID_INVALID: no such CTA in the tenant, a non-numeric id, or a test CTA' })
+  @ApiBadRequest('CTA_ID_INVALID: no such CTA in the tenant, a non-numeric id, or a test CTA', UNKNOWN_CTA_EXAMPLE)
   async get(@TenantId() tenantId: string, @Param('ctaId') ctaId: string): Promise<DataEnvelope<CtaRecord>> {
     return dataEnvelope(await this.ctas.get(tenantId, ctaId));
   }
@@ -225,19 +249,20 @@ export class CtasController {
   })
   @ApiParam(ID_PARAM)
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: UpdateCtaDto, examples: { cta: { value: UPDATE_EXAMPLE } } })
+  @ApiBody({ type: UpdateCtaDto, examples: { 'first-purchase-reminder': { summary: 'the created CTA, unchanged (pause it first if live)', value: UPDATE_EXAMPLE } } })
   @ApiOkResponse({ description: 'updated', schema: EMPTY_ENVELOPE_SCHEMA })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description:
-      'INVALID_REQUEST: an invalid field or rule, `name` in the body, a time outside the window, endTime not after startTime, ' +
+  @ApiBadRequest(
+    'INVALID_REQUEST: invalid fields or rule (every problem listed), `name` in the body, a time outside the window, endTime not after startTime, ' +
       'or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
-  })
+    [ErrorCode.INVALID_REQUEST, 'name cannot be changed on update'],
+    UNKNOWN_CTA_EXAMPLE,
+    [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'CTA 1 is live; only draft or paused CTAs can be edited (pause it first)'],
+  )
   async update(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
     @Param('ctaId') ctaId: string,
-    @ValidBody(ErrorCode.INVALID_REQUEST) body: UpdateCtaDto,
+    @Body(CtaBodyPipe) body: UpdateCtaDto,
     @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EmptyEnvelope> {
     await this.ctas.update(tenantId, user, ctaId, body, origin);
@@ -247,7 +272,7 @@ export class CtasController {
   @Post(':ctaId/restore/:auditId')
   @HttpCode(200)
   @RequiresRole('publisher')
-  @ApiTags('Audit')
+  @ApiTags(API_TAG.audit)
   @ApiOperation({
     summary: 'Restore a CTA to a version in its history',
     description:
@@ -256,15 +281,17 @@ export class CtasController {
       'and is recorded as a `restore` entry. The request body is ignored.',
   })
   @ApiParam(ID_PARAM)
-  @ApiParam({ name: 'auditId', description: 'id of an audit entry of this CTA (its history)', example: '2' })
+  @ApiParam({ name: 'auditId', description: `id of an audit entry of this CTA (${FLOW_CTA_AUDIT_ID}: the create entry of the CTA example on an empty database)`, example: String(FLOW_CTA_AUDIT_ID) })
   @ApiHeader(USER_HEADER)
   @ApiOkResponse({ description: 'restored', schema: EMPTY_ENVELOPE_SCHEMA })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description:
-      'INVALID_REQUEST: the audit entry does not exist or is not one of this CTA\'s, the restored times lie outside the window, ' +
-      'or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
-  })
+  @ApiBadRequest(
+    'INVALID_REQUEST: the audit entry does not exist or is not one of this CTA\'s, the restored rule or times no longer pass ' +
+      'an update\'s validation, or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); ' +
+      'CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
+    [ErrorCode.INVALID_REQUEST, `audit entry '7' is not an entry of CTA ${FLOW_CTA_ID}`],
+    [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'],
+    [ErrorCode.CTA_STATUS_UPDATE_INVALID, `CTA ${FLOW_CTA_ID} is live; only draft or paused CTAs can be edited (pause it first)`],
+  )
   async restore(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
@@ -278,7 +305,7 @@ export class CtasController {
 }
 
 /** `GET /filters/`: the values the list filters can take. */
-@ApiTags('CTAs')
+@ApiTags(API_TAG.ctas)
 @ApiHeader(TENANT_HEADER)
 @Controller('filters')
 export class CtaFiltersController {
@@ -291,7 +318,7 @@ export class CtaFiltersController {
     description: 'filter values',
     schema: dataEnvelopeSchema(FILTERS_SCHEMA, { names: ['first-purchase-reminder'], teams: ['growth'], tags: ['onboarding', 'store'], createdBy: ['ops@example.com'] }),
   })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: a malformed x-tenant-id' })
+  @ApiBadRequest('INVALID_REQUEST: a malformed x-tenant-id', BAD_TENANT_EXAMPLE)
   async filters(@TenantId() tenantId: string): Promise<DataEnvelope<FilterValues>> {
     return dataEnvelope(await this.listing.filterValues(tenantId));
   }

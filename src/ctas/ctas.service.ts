@@ -3,9 +3,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditLog } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
-import { Clock } from '../common/clock';
+import { Clock, describeInstant } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
 import { EDITABLE_STATUSES } from '../cta-status/cta-transitions';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
@@ -15,13 +16,16 @@ import { recordCtaChanges } from './cta-audit';
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
 import { loadCtaRecord } from './cta-links';
 import type { CtaRecord } from './cta-record';
-import { validateCtaRule } from './cta-rule';
+import { checkCtaRule } from './cta-rule';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
 import type { CtaRule } from './cta.types';
 import type { CreateCtaDto, CtaFieldsDto, UpdateCtaDto } from './dto/cta-body.dto';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const endAfterStartProblem = (startTime: number, endTime: number): Problem | null =>
+  endTime > startTime ? null : { path: 'endTime', message: `must be after startTime ${describeInstant(startTime)}, not ${describeInstant(endTime)}` };
 
 /** A create or update body after validation: what gets written. */
 interface CtaFields {
@@ -47,9 +51,8 @@ export class CtasService {
   ) {}
 
   async create(tenantId: string, user: string, body: CreateCtaDto, origin: ChangeOrigin): Promise<number> {
-    const fields = this.validFields(body);
     const now = this.clock.now();
-    this.checkCreateTimes(body, now);
+    const fields = this.validFields(body, now);
     try {
       return await this.catalogue.write(tenantId, async (manager) => {
         const inserted = await manager.insert(CtaEntity, {
@@ -106,9 +109,8 @@ export class CtasService {
   }
 
   private async edit(tenantId: string, user: string, id: number, body: CtaFieldsDto, origin: ChangeOrigin, action: AuditAction): Promise<void> {
-    const fields = this.validFields(body);
     const now = this.clock.now();
-    this.checkTimeWindow(body, now);
+    const fields = this.validFields(body, now);
     await this.catalogue.write(tenantId, async (manager) => {
       // Locked so a status change or another edit cannot slip between the checks and the write.
       const current = await forUpdate(
@@ -130,8 +132,9 @@ export class CtasService {
       // Omitted description/startTime/endTime keep their value; an explicit null clears it.
       const startTime = body.startTime === undefined ? current.startTime : body.startTime;
       const endTime = body.endTime === undefined ? current.endTime : body.endTime;
-      if (startTime !== null && endTime !== null) {
-        this.checkEndAfterStart(startTime, endTime);
+      const order = startTime !== null && endTime !== null ? endAfterStartProblem(startTime, endTime) : null;
+      if (order) {
+        throw invalidRequest(fieldProblemsText([order]));
       }
       await manager.update(
         CtaEntity,
@@ -161,42 +164,43 @@ export class CtasService {
     return cta;
   }
 
-  /** The times of a create body (DESIGN §5): each within the window, the end after the start. Throws the first problem. */
-  checkCreateTimes(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now = this.clock.now()): void {
-    this.checkTimeWindow(body, now);
-    if (typeof body.startTime === 'number' && typeof body.endTime === 'number') {
-      this.checkEndAfterStart(body.startTime, body.endTime);
-    }
-  }
-
   /** Whether the tenant has a (non-test) CTA of exactly this name. */
   async nameTaken(tenantId: string, name: string): Promise<boolean> {
     return this.dataSource.manager.exists(CtaEntity, { where: { tenantId, isTest: false, name } });
   }
 
-  /** The fields create and update share, validated (the DTO checked their types). */
-  private validFields(body: CtaFieldsDto): CtaFields {
-    return { tags: [...new Set(body.tags)], team: body.team, rule: validateCtaRule(body.rule, ErrorCode.INVALID_REQUEST) };
-  }
-
-  /** Each time sent must lie in [now - tolerance, now + horizon] (DESIGN §5). */
-  private checkTimeWindow(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now: number): void {
-    const earliest = now - this.settings.ctaTimeToleranceMs;
-    const latest = now + this.settings.ctaTimeHorizonDays * DAY_MS;
+  /** Each time sent must lie in [now - tolerance, now + horizon], and endTime after startTime (DESIGN §5). */
+  timeProblems(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now = this.clock.now()): Problem[] {
+    const { ctaTimeToleranceMs, ctaTimeHorizonDays } = this.settings;
+    const earliest = now - ctaTimeToleranceMs;
+    const latest = now + ctaTimeHorizonDays * DAY_MS;
+    const problems: Problem[] = [];
     for (const field of ['startTime', 'endTime'] as const) {
       const time = body[field];
       if (typeof time === 'number' && (time < earliest || time > latest)) {
-        throw invalidRequest(
-          `${field} must lie between ${earliest} (now - ${this.settings.ctaTimeToleranceMs} ms) and ${latest} (now + ${this.settings.ctaTimeHorizonDays} days)`,
-        );
+        problems.push({
+          path: field,
+          message:
+            `must lie between ${describeInstant(earliest)} (now - ${ctaTimeToleranceMs} ms) and ${describeInstant(latest)} ` +
+            `(now + ${ctaTimeHorizonDays} days), not ${describeInstant(time)}, ${time < earliest ? 'in the past' : 'too far ahead'}`,
+        });
       }
     }
+    const order = typeof body.startTime === 'number' && typeof body.endTime === 'number' ? endAfterStartProblem(body.startTime, body.endTime) : null;
+    return order ? [...problems, order] : problems;
   }
 
-  private checkEndAfterStart(startTime: number, endTime: number): void {
-    if (endTime <= startTime) {
-      throw invalidRequest(`endTime (${endTime}) must be after startTime (${startTime})`);
+  /**
+   * The fields create and update share, validated (the DTO checked their types): every problem of
+   * the rule and of the times in one message.
+   */
+  private validFields(body: CtaFieldsDto, now: number): CtaFields {
+    const { rule, problems } = checkCtaRule(body.rule);
+    const times = this.timeProblems(body, now);
+    if (rule === null || problems.length > 0 || times.length > 0) {
+      throw invalidRequest([joinProblems(problems), fieldProblemsText(times)].filter(Boolean).join('; '));
     }
+    return { tags: [...new Set(body.tags)], team: body.team, rule };
   }
 
   private async writeTags(manager: EntityManager, tenantId: string, ctaId: number, tags: string[]): Promise<void> {

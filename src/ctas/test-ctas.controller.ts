@@ -1,18 +1,20 @@
-import { Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, ErrorEnvelopeDto } from '../common/envelope';
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { API_TAG } from '../common/api-docs';
+import { ApiBadRequest } from '../common/api-error-responses';
+import { DataEnvelope, dataEnvelope, dataEnvelopeSchema } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
-import { ValidBody } from '../common/validation';
+import { TestCtaBodyPipe } from './cta-body.pipe';
 import { OPTIONAL_USER_HEADER, TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { ChangeOrigin } from '../audit/change-origin';
 import { RequiresRole } from '../security/admin-roles';
-import { RULE_EXAMPLE } from './cta-api-examples';
+import { FLOW_TEST_CTA_ID, FLOW_USER_ID, RULE_EXAMPLE } from './cta-api-examples';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
 import { TestCtasService } from './test-ctas.service';
 
-/** Test CTAs (DESIGN §8): temporary live CTAs served only to listed users. */
-@ApiTags('Test CTAs')
+/** Test CTAs (DESIGN §8): temporary live CTAs served only to listed users; documented with the CTAs. */
+@ApiTags(API_TAG.ctas)
 @ApiHeader(TENANT_HEADER)
 @Controller('ctas/test')
 export class TestCtasController {
@@ -22,25 +24,28 @@ export class TestCtasController {
   @HttpCode(200)
   @RequiresRole('editor')
   @ApiOperation({
-    summary: 'Create a test CTA',
+    summary: 'Create a test CTA (live at once, for the listed users only)',
     description:
       'A live CTA named `test-<id>` (team `test`) served by the SDK launch only to `userIds`, regardless of cohorts, ' +
       'until now + expiresInMinutes; never listed. `previousCtaId` naming a test CTA of the tenant deletes it in the same ' +
       'transaction; an unknown id or a normal CTA is ignored.',
   })
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: CreateTestCtaDto, examples: { testCta: { value: { userIds: [1234567890123], expiresInMinutes: 60, rule: RULE_EXAMPLE } } } })
-  @ApiOkResponse({ description: 'the test CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, 42) })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description:
-      'CTA_CREATION_ERROR: invalid userIds (empty, over 1000, not 64-bit integers), expiresInMinutes outside 1-43200, ' +
-      'a malformed previousCtaId or an invalid rule (the message names the field); INVALID_REQUEST: missing user header',
+  @ApiBody({
+    type: CreateTestCtaDto,
+    examples: { testCta: { summary: 'the example rule, for one user, for an hour', value: { userIds: [Number(FLOW_USER_ID)], expiresInMinutes: 60, rule: RULE_EXAMPLE } } },
   })
+  @ApiOkResponse({ description: 'the test CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, FLOW_TEST_CTA_ID) })
+  @ApiBadRequest(
+    'CTA_CREATION_ERROR: invalid userIds (empty, over 1000, not 64-bit integers), expiresInMinutes outside 1-43200, ' +
+      'a malformed previousCtaId or an invalid rule (the message lists every problem with its field path); INVALID_REQUEST: missing user header',
+    [ErrorCode.CTA_CREATION_ERROR, 'userIds must be an array; expiresInMinutes must not be greater than 43200'],
+    [ErrorCode.INVALID_REQUEST, "header 'user' is required"],
+  )
   async create(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
-    @ValidBody(ErrorCode.CTA_CREATION_ERROR) body: CreateTestCtaDto,
+    @Body(TestCtaBodyPipe) body: CreateTestCtaDto,
     @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<number>> {
     return dataEnvelope(await this.testCtas.create(tenantId, user, body, origin));
@@ -50,9 +55,9 @@ export class TestCtasController {
   @RequiresRole('editor')
   @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({ summary: 'Delete a test CTA (and its targeting)' })
-  @ApiParam({ name: 'ctaId', example: '42' })
+  @ApiParam({ name: 'ctaId', description: `a test CTA id (${FLOW_TEST_CTA_ID}: the test CTA example, created after the CTA example on an empty database)`, example: String(FLOW_TEST_CTA_ID) })
   @ApiOkResponse({ description: 'deleted', schema: dataEnvelopeSchema({ type: 'object', nullable: true, description: 'always null' }, null) })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'CTA_ID_INVALID: no test CTA of that id in the tenant (normal CTAs are not deleted here)' })
+  @ApiBadRequest('CTA_ID_INVALID: no test CTA of that id in the tenant (normal CTAs are not deleted here)', [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'])
   async delete(@TenantId() tenantId: string, @Param('ctaId') ctaId: string, @ChangeOrigin() origin: ChangeOrigin): Promise<DataEnvelope<null>> {
     await this.testCtas.delete(tenantId, ctaId, origin);
     return dataEnvelope(null);

@@ -7,9 +7,8 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { PeriodicJobsService } from '../common/periodic-jobs.service';
+import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
-import { catalogueTenants } from './catalogue-tenants';
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
 import { loadCtaRecord } from './cta-links';
 import type { CtaRecord } from './cta-record';
@@ -103,18 +102,38 @@ export class TestCtasService implements OnModuleInit {
     });
   }
 
-  /** Deletes expired test CTAs and their targeting, tenant by tenant; idempotent. */
+  /**
+   * Deletes expired test CTAs and their targeting, set-based over all tenants
+   * (DESIGN §14): batches of up to JOB_BATCH_ROWS, each one read, two deletes and
+   * one revision bump; idempotent.
+   */
   async purgeExpired(): Promise<void> {
     const now = this.clock.now();
-    for (const tenantId of await catalogueTenants(this.dataSource.manager)) {
+    for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
       const expired = await this.dataSource.manager.find(CtaEntity, {
-        select: { id: true },
-        where: { tenantId, isTest: true, expiresAt: LessThanOrEqual(now) },
+        select: { id: true, tenantId: true },
+        where: { isTest: true, expiresAt: LessThanOrEqual(now) },
+        order: { expiresAt: 'ASC' },
+        take: JOB_BATCH_ROWS,
       });
-      if (expired.length > 0) {
-        await this.catalogue.write(tenantId, (manager) =>
-          this.deleteTestCtas(manager, tenantId, expired.map((cta) => Number(cta.id))),
-        );
+      if (expired.length === 0) {
+        return;
+      }
+      const idsByTenant = new Map<string, number[]>();
+      for (const cta of expired) {
+        idsByTenant.set(cta.tenantId, [...(idsByTenant.get(cta.tenantId) ?? []), Number(cta.id)]);
+      }
+      await this.catalogue.writeMany([...idsByTenant.keys()], async (manager) => {
+        await manager.delete(CtaEntity, { id: In(expired.map((cta) => Number(cta.id))), isTest: true, expiresAt: LessThanOrEqual(now) });
+        await manager
+          .createQueryBuilder()
+          .delete()
+          .from(CtaTestUserEntity)
+          .where([...idsByTenant].map(([tenantId, ids]) => ({ tenantId, ctaId: In(ids) })))
+          .execute();
+      });
+      if (expired.length < JOB_BATCH_ROWS) {
+        return;
       }
     }
   }

@@ -1,4 +1,4 @@
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions, Logger } from 'typeorm';
 import { QUERY_TIMEOUT_MS, TimedOutConnectionSubscriber } from './query-timeout';
 import { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './orchestration-schema';
 
@@ -15,6 +15,21 @@ export const ORCHESTRATION_MYSQL_OPTIONS = {
   supportBigNumbers: true,
   bigNumberStrings: false,
 } as const;
+
+/**
+ * Logs nothing, like `logging: false`, including the "query is slow" lines TypeORM writes
+ * past `maxQueryExecutionTime` whatever `logging` says: here that is the query timeout, so
+ * such a query has failed, and the outage log reports it once per cause (DESIGN §17),
+ * instead of two console lines per stalled query.
+ */
+class SilentQueryLogger implements Logger {
+  logQuery(): void {}
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
 
 /**
  * TypeORM options for `DB_URL` (DESIGN §13): unset → the embedded SQLite file,
@@ -53,6 +68,7 @@ export function dataSourceOptions(dbUrl: string | undefined, migrationsRun = tru
     connectTimeout: 5000,
     enableQueryTimeout: true,
     maxQueryExecutionTime: QUERY_TIMEOUT_MS,
+    logger: new SilentQueryLogger(),
     subscribers: [TimedOutConnectionSubscriber],
     extra: { connectionLimit: 20, enableKeepAlive: true },
   };

@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseUnavailable, outageCause } from './database-unavailable';
 
 const driverError = (code: string) => Object.assign(new Error(code), { code });
 
@@ -25,5 +25,18 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(driverError('SQLITE_CONSTRAINT_UNIQUE'))).toBe(false);
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+
+  it.each(['ER_NET_PACKET_TOO_LARGE', 'ER_DATA_TOO_LONG', 'ER_TOO_BIG_ROWSIZE'])('is false for %s, even when the connection dropped over it', (code) => {
+    const error = Object.assign(driverError(code), { fatal: true });
+    expect(isDatabaseUnavailable(error)).toBe(false);
+    expect(isDatabaseUnavailable(new QueryFailedError('UPDATE', [], error))).toBe(false);
+  });
+});
+
+describe('outageCause', () => {
+  it("names the driver's code, or CONNECTION_LOST for a fatal error without one", () => {
+    expect(outageCause(new QueryFailedError('SELECT 1', [], driverError('ECONNREFUSED')))).toBe('ECONNREFUSED');
+    expect(outageCause(Object.assign(new Error('closed state'), { fatal: true }))).toBe('CONNECTION_LOST');
   });
 });

@@ -7,6 +7,7 @@ import { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
 import { CtaEntity } from '../ctas/cta.entity';
 import { EventDefinitionEntity } from '../events/event-definition.entity';
 import { NudgePreviewEntity } from '../nudge-preview/nudge-preview.entity';
+import { PeriodicJobLeaseEntity } from '../common/periodic-job-lease.entity';
 import { UserStateEntity } from '../sdk/user-state.entity';
 import { CreateCtas1767225600000 } from './migrations/1767225600000-CreateCtas';
 import { CreateBehaviourTags1767225600001 } from './migrations/1767225600001-CreateBehaviourTags';
@@ -14,6 +15,7 @@ import { CreateCatalogueRevisions1767225600002 } from './migrations/176722560000
 import { CreateEventDefinitions1767225600003 } from './migrations/1767225600003-CreateEventDefinitions';
 import { CreateNudgePreviews1767225600004 } from './migrations/1767225600004-CreateNudgePreviews';
 import { CreateSdkUserStates1767225600600 } from './migrations/1767225600600-CreateSdkUserStates';
+import { CreatePeriodicJobLeases1767225601500 } from './migrations/1767225601500-CreatePeriodicJobLeases';
 import { CreateAuditEntries1767225602000 } from './migrations/1767225602000-CreateAuditEntries';
 
 /** Every entity of the service; a host registers them on its own connection. */
@@ -27,6 +29,7 @@ export const ORCHESTRATION_ENTITIES = [
   EventDefinitionEntity,
   NudgePreviewEntity,
   UserStateEntity,
+  PeriodicJobLeaseEntity,
   AuditEntryEntity,
 ];
 
@@ -38,5 +41,6 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreateEventDefinitions1767225600003,
   CreateNudgePreviews1767225600004,
   CreateSdkUserStates1767225600600,
+  CreatePeriodicJobLeases1767225601500,
   CreateAuditEntries1767225602000,
 ];

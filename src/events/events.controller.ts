@@ -1,9 +1,11 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { API_TAG } from '../common/api-docs';
+import { ApiBadRequest, ApiNotFound, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
 import { OPTIONAL_USER_HEADER, SOURCE_HEADER, TENANT_HEADER } from '../common/api-headers';
 import { ChangeOrigin } from '../audit/change-origin';
 import { RequiresRole } from '../security/admin-roles';
-import { ErrorEnvelopeDto, EventEnvelope, eventEnvelope } from '../common/envelope';
+import { EventEnvelope, eventEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { EventSource, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
@@ -11,11 +13,20 @@ import { UpdateEventPropertiesDto, UpsertEventsDto } from './dto/event-definitio
 import type { EventDefinition } from './event-definition.types';
 import { EventsService } from './events.service';
 
+/** The events of the CTA create example's rule, with the properties its filters, contextParams and groupByKeys use. */
 const STORE_OPENED: EventDefinition = {
   eventName: 'store_opened',
   properties: [
     { propertyName: 'storeId', type: 'String', isMandatory: true, expectedValue: null, description: 'the store the user opened' },
-    { propertyName: 'source', type: 'String', isMandatory: false, expectedValue: 'home', description: null },
+    { propertyName: 'source', type: 'String', isMandatory: false, expectedValue: 'home', description: 'the screen the store was opened from' },
+    { propertyName: 'cartValue', type: 'Double', isMandatory: false, expectedValue: null, description: "the cart's value when the store opened" },
+  ],
+};
+const PURCHASE_COMPLETED: EventDefinition = {
+  eventName: 'purchase_completed',
+  properties: [
+    { propertyName: 'storeId', type: 'String', isMandatory: true, expectedValue: null, description: 'the store of the purchase' },
+    { propertyName: 'orderValue', type: 'Double', isMandatory: true, expectedValue: null, description: null },
   ],
 };
 
@@ -47,12 +58,12 @@ const EVENT_SCHEMA = {
   },
 };
 
-const NAME_PARAM = { name: 'eventName', description: 'the event name, URL-encoded', example: 'store_opened' };
-const NOT_FOUND = { type: ErrorEnvelopeDto, description: 'EVENT_NOT_FOUND: the tenant has no event of this name' };
-const BAD_TENANT = { type: ErrorEnvelopeDto, description: 'INVALID_REQUEST: malformed x-tenant-id' };
+const NAME_PARAM = { name: 'eventName', description: 'the event name, URL-encoded (store_opened: an event the create example defines)', example: 'store_opened' };
+const ApiEventNotFound = () => ApiNotFound('EVENT_NOT_FOUND: the tenant has no event of this name', [ErrorCode.EVENT_NOT_FOUND, "event 'store_closed' does not exist"]);
+const ApiBadTenant = () => ApiBadRequest('INVALID_REQUEST: malformed x-tenant-id', BAD_TENANT_EXAMPLE);
 
 /** Event definitions (seed "Event definitions", DESIGN §9), under the admin prefix; answers use the event envelope. */
-@ApiTags('Event definitions')
+@ApiTags(API_TAG.events)
 @Controller('events')
 export class EventsController {
   constructor(private readonly events: EventsService) {}
@@ -67,15 +78,19 @@ export class EventsController {
   })
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(SOURCE_HEADER)
-  @ApiBody({ type: UpsertEventsDto, examples: { store_opened: { value: { events: [STORE_OPENED] } } } })
+  @ApiBody({
+    type: UpsertEventsDto,
+    examples: { 'store events': { summary: 'the events the CTA create example reacts to', value: { events: [STORE_OPENED, PURCHASE_COMPLETED] } } },
+  })
   @ApiOkResponse({
     description: 'how many events were written',
-    schema: eventEnvelopeSchema({ type: 'object', properties: { eventsProcessed: { type: 'integer' } } }, { eventsProcessed: 1 }),
+    schema: eventEnvelopeSchema({ type: 'object', properties: { eventsProcessed: { type: 'integer' } } }, { eventsProcessed: 2 }),
   })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description: 'INVALID_REQUEST: an invalid body (the message names the field), an event name twice in the body, a property name twice in one event, malformed x-tenant-id or x-source, malformed JSON',
-  })
+  @ApiBadRequest(
+    'INVALID_REQUEST: an invalid body (the message lists every problem with its field path), an event name twice in the body, a property name twice in one event, malformed x-tenant-id or x-source, malformed JSON',
+    [ErrorCode.INVALID_REQUEST, 'events[0].eventName must be a string; events[0].properties[1].isMandatory is required'],
+    [ErrorCode.INVALID_REQUEST, "event 'store_opened' appears more than once in events"],
+  )
   async upsert(
     @TenantId() tenantId: string,
     @EventSource() source: string,
@@ -91,9 +106,9 @@ export class EventsController {
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
     description: 'every event of the tenant',
-    schema: eventEnvelopeSchema({ type: 'object', properties: { eventList: { type: 'array', items: EVENT_SCHEMA } } }, { eventList: [STORE_OPENED] }),
+    schema: eventEnvelopeSchema({ type: 'object', properties: { eventList: { type: 'array', items: EVENT_SCHEMA } } }, { eventList: [PURCHASE_COMPLETED, STORE_OPENED] }),
   })
-  @ApiBadRequestResponse(BAD_TENANT)
+  @ApiBadTenant()
   async list(@TenantId() tenantId: string): Promise<EventEnvelope<{ eventList: EventDefinition[] }>> {
     return eventEnvelope({ eventList: await this.events.list(tenantId) });
   }
@@ -104,9 +119,9 @@ export class EventsController {
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
     description: 'every event name of the tenant',
-    schema: eventEnvelopeSchema({ type: 'object', properties: { eventNames: { type: 'array', items: { type: 'string' } } } }, { eventNames: ['store_opened'] }),
+    schema: eventEnvelopeSchema({ type: 'object', properties: { eventNames: { type: 'array', items: { type: 'string' } } } }, { eventNames: ['purchase_completed', 'store_opened'] }),
   })
-  @ApiBadRequestResponse(BAD_TENANT)
+  @ApiBadTenant()
   async names(@TenantId() tenantId: string): Promise<EventEnvelope<{ eventNames: string[] }>> {
     return eventEnvelope({ eventNames: await this.events.names(tenantId) });
   }
@@ -117,8 +132,8 @@ export class EventsController {
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({ description: 'the event', schema: eventEnvelopeSchema(EVENT_SCHEMA, STORE_OPENED) })
-  @ApiBadRequestResponse(BAD_TENANT)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiBadTenant()
+  @ApiEventNotFound()
   async get(@TenantId() tenantId: string, @Param('eventName') name: string): Promise<EventEnvelope<EventDefinition>> {
     return eventEnvelope(await this.events.get(tenantId, name));
   }
@@ -131,13 +146,14 @@ export class EventsController {
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(SOURCE_HEADER)
-  @ApiBody({ type: UpdateEventPropertiesDto, examples: { store_opened: { value: { properties: STORE_OPENED.properties } } } })
+  @ApiBody({ type: UpdateEventPropertiesDto, examples: { store_opened: { summary: 'the properties of store_opened, as created', value: { properties: STORE_OPENED.properties } } } })
   @ApiOkResponse({ description: 'replaced', schema: eventEnvelopeSchema({ type: 'object', nullable: true }, null) })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description: 'INVALID_REQUEST: an invalid body (the message names the field), a property name twice, malformed x-tenant-id or x-source, malformed JSON',
-  })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiBadRequest(
+    'INVALID_REQUEST: an invalid body (the message lists every problem with its field path), a property name twice, malformed x-tenant-id or x-source, malformed JSON',
+    [ErrorCode.INVALID_REQUEST, 'properties[0].isMandatory must be a boolean value'],
+    [ErrorCode.INVALID_REQUEST, "event 'store_opened' has the property 'storeId' more than once"],
+  )
+  @ApiEventNotFound()
   async replaceProperties(
     @TenantId() tenantId: string,
     @EventSource() source: string,
@@ -156,8 +172,8 @@ export class EventsController {
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({ description: 'deleted', schema: eventEnvelopeSchema({ type: 'object', nullable: true }, null) })
-  @ApiBadRequestResponse(BAD_TENANT)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiBadTenant()
+  @ApiEventNotFound()
   async delete(@TenantId() tenantId: string, @Param('eventName') name: string, @ChangeOrigin() origin: ChangeOrigin): Promise<EventEnvelope<null>> {
     await this.events.delete(tenantId, name, origin);
     return eventEnvelope(null);

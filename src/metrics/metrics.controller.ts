@@ -1,10 +1,11 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { API_TAG } from '../common/api-docs';
 import { collectDefaultMetrics } from 'prom-client';
 import { MetricsService } from './metrics.service';
 
 /** `GET /metrics` for Prometheus: the service's metrics plus the process's own. */
-@ApiTags('operations')
+@ApiTags(API_TAG.operations)
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {

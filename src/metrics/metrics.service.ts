@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The service's Prometheus metrics, on a registry of its own so a host can
@@ -38,6 +38,21 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly stateTruncations = new Counter({
+    name: 'cta_state_truncations_total',
+    help: 'Entries dropped from app users\' stored state to keep it within MAX_MACHINES_PER_CTA and MAX_USER_STATE_BYTES, by cap',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly jobDuration = new Histogram({
+    name: 'cta_periodic_job_duration_seconds',
+    help: 'Periodic job runs on this instance (the one holding the job\'s lease): count and duration',
+    labelNames: ['job'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     this.requestDuration.observe({ method, route, status: String(status) }, seconds);
   }
@@ -51,7 +66,24 @@ export class MetricsService {
     if (ignored > 0) this.merges.inc({ result: 'ignored' }, ignored);
   }
 
-  schedulerJobRan(job: string, succeeded: boolean): void {
+  schedulerJobRan(job: string, succeeded: boolean, seconds: number): void {
     this.schedulerRuns.inc({ job, outcome: succeeded ? 'success' : 'failure' });
+    this.jobDuration.observe({ job }, seconds);
+  }
+
+  /** Reports `size()` as the number of tenants in the catalogue cache at each scrape. */
+  watchCatalogueCache(size: () => number): void {
+    new Gauge({
+      name: 'cta_catalogue_cache_tenants',
+      help: 'Tenants whose SDK catalogue this instance holds (at most CATALOGUE_CACHE_MAX_TENANTS)',
+      registers: [this.registry],
+      collect() {
+        this.set(size());
+      },
+    });
+  }
+
+  stateTruncated(reason: 'machines_per_cta' | 'user_state_bytes', entries: number): void {
+    this.stateTruncations.inc({ reason }, entries);
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource, LessThanOrEqual, MoreThan } from 'typeorm';
+import { DataSource, In, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { PeriodicJobsService } from '../common/periodic-jobs.service';
+import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { DEFAULT_PREVIEW_TTL_SECONDS, NudgePreview, WriteNudgePreviewDto } from './dto/nudge-preview.dto';
@@ -57,8 +57,35 @@ export class NudgePreviewService implements OnModuleInit {
     return preview && { id: preview.id, template: preview.template, tenantId: preview.tenantId, ttl: preview.ttl };
   }
 
+  /** Deletes expired previews of all tenants in batches of up to JOB_BATCH_ROWS (DESIGN §14). */
   async purgeExpired(): Promise<void> {
     const now = this.clock.now();
-    await this.transactions.run((manager) => manager.delete(NudgePreviewEntity, { expiresAt: LessThanOrEqual(now) }));
+    for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
+      const expired = await this.dataSource.manager.find(NudgePreviewEntity, {
+        select: { tenantId: true, id: true },
+        where: { expiresAt: LessThanOrEqual(now) },
+        order: { expiresAt: 'ASC' },
+        take: JOB_BATCH_ROWS,
+      });
+      if (expired.length === 0) {
+        return;
+      }
+      const idsByTenant = new Map<string, string[]>();
+      for (const preview of expired) {
+        idsByTenant.set(preview.tenantId, [...(idsByTenant.get(preview.tenantId) ?? []), preview.id]);
+      }
+      // Still expired: a preview rewritten since the read keeps its new life.
+      await this.transactions.run((manager) =>
+        manager
+          .createQueryBuilder()
+          .delete()
+          .from(NudgePreviewEntity)
+          .where([...idsByTenant].map(([tenantId, ids]) => ({ tenantId, id: In(ids), expiresAt: LessThanOrEqual(now) })))
+          .execute(),
+      );
+      if (expired.length < JOB_BATCH_ROWS) {
+        return;
+      }
+    }
   }
 }

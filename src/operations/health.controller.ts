@@ -1,10 +1,12 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { API_TAG } from '../common/api-docs';
+import { errorExamples, SERVICE_UNAVAILABLE_EXAMPLE } from '../common/api-error-responses';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { databaseUnavailable } from '../common/domain-error';
 import { ErrorEnvelopeDto } from '../common/envelope';
 
-@ApiTags('operations')
+@ApiTags(API_TAG.operations)
 @Controller('health')
 export class HealthController {
   constructor(
@@ -20,9 +22,18 @@ export class HealthController {
   }
 
   @Get('ready')
-  @HealthCheck()
+  // Terminus documents a 503 of its own shape; this one answers the error envelope.
+  @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness: the database answers' })
-  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: 'SERVICE_UNAVAILABLE: the database does not answer' })
+  @ApiOkResponse({
+    description: 'the database answers',
+    schema: { example: { status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } } },
+  })
+  @ApiServiceUnavailableResponse({
+    type: ErrorEnvelopeDto,
+    description: 'SERVICE_UNAVAILABLE: the database does not answer',
+    examples: errorExamples([SERVICE_UNAVAILABLE_EXAMPLE]),
+  })
   async ready(): Promise<HealthCheckResult> {
     try {
       return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);

@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
 import { In, Repository } from 'typeorm';
 import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
@@ -11,11 +13,30 @@ import { MetricsService } from '../metrics/metrics.service';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { CATALOGUE_STATUSES, TenantCatalogue } from './sdk-catalogue';
 
+/** At most one revision read a tenant every this many ms on behalf of unknown ids (DESIGN §11). */
+export const MIN_REVALIDATION_GAP_MS = 100;
+
+/** Every tenant without CTAs or tags shares this one: rotating tenant ids cost an LRU slot each, nothing more. */
+const EMPTY_CATALOGUE = new TenantCatalogue([], [], [], []);
+
 interface CacheEntry {
   catalogue: TenantCatalogue;
   revision: number;
   /** When the revision was last compared with the database (clock ms). */
   checkedAt: number;
+  /** The number of the revision read behind `catalogue` (see `freshnessMark`). */
+  readNumber: number;
+}
+
+/** One tenant's place in the cache: its catalogue, and the revision read under way. */
+interface TenantSlot {
+  entry: CacheEntry | null;
+  refresh: Promise<TenantCatalogue> | null;
+  refreshNumber: number;
+  /** Bumped by each local change, so a rebuild that raced a change is not kept. */
+  generation: number;
+  /** When (monotonic ms) the last revision read of this tenant started. */
+  lastReadAt: number;
 }
 
 /**
@@ -24,14 +45,15 @@ interface CacheEntry {
  * writes on other instances show through the tenant's revision row, compared at
  * most every `cacheRevalidateMs`. Time-based eligibility is not cached: the
  * launch checks it against the clock, so nothing is served past its end.
+ *
+ * Bounded: at most `catalogueCacheMaxTenants` tenants, least recently used
+ * evicted (the tenant header is not authenticated).
  */
 @Injectable()
 export class CatalogueCacheService {
-  private readonly entries = new Map<string, CacheEntry>();
-  /** One rebuild or revalidation at a time per tenant; concurrent launches share it. */
-  private readonly refreshing = new Map<string, Promise<TenantCatalogue>>();
-  /** Bumped by each local change, so a rebuild that raced a change is not kept. */
-  private readonly generations = new Map<string, number>();
+  private readonly slots: LRUCache<string, TenantSlot>;
+  /** Revision reads started so far, on all tenants: a read numbered above a mark started after it. */
+  private readsStarted = 0;
 
   constructor(
     @InjectRepository(CtaEntity) private readonly ctas: Repository<CtaEntity>,
@@ -43,46 +65,105 @@ export class CatalogueCacheService {
     private readonly metrics: MetricsService,
     @InjectSettings() private readonly settings: OrchestrationSettings,
   ) {
+    this.slots = new LRUCache({ max: settings.catalogueCacheMaxTenants });
     revisions.onChange((tenantId) => this.invalidate(tenantId));
+    metrics.watchCatalogueCache(() => this.slots.size);
+  }
+
+  /** Tenants held now (at most `catalogueCacheMaxTenants`). */
+  get size(): number {
+    return this.slots.size;
   }
 
   catalogueOf(tenantId: string): Promise<TenantCatalogue> {
-    const entry = this.entries.get(tenantId);
+    const slot = this.slotOf(tenantId);
+    const entry = slot.entry;
     if (entry && this.clock.now() - entry.checkedAt < this.settings.cacheRevalidateMs) {
       this.metrics.catalogueCacheLookup(true);
       return Promise.resolve(entry.catalogue);
     }
-    let refresh = this.refreshing.get(tenantId);
-    if (!refresh) {
-      refresh = this.refresh(tenantId, entry).finally(() => {
-        if (this.refreshing.get(tenantId) === refresh) this.refreshing.delete(tenantId);
-      });
-      this.refreshing.set(tenantId, refresh);
+    return slot.refresh ?? this.startRefresh(tenantId, slot);
+  }
+
+  /** Taken when a request arrives; `revalidated(tenant, mark)` then answers only from a revision read started after it. */
+  freshnessMark(): number {
+    return this.readsStarted;
+  }
+
+  /**
+   * The tenant's catalogue as of a revision read that started after `mark` was
+   * taken, so it knows every admin write acknowledged before then, on any
+   * instance. For decisions that drop data (DESIGN §11). Coalesced: one revision
+   * read a tenant in flight, at most one every MIN_REVALIDATION_GAP_MS.
+   */
+  async revalidated(tenantId: string, mark: number): Promise<TenantCatalogue> {
+    for (;;) {
+      const slot = this.slotOf(tenantId);
+      if (slot.entry && slot.entry.readNumber > mark) {
+        return slot.entry.catalogue;
+      }
+      if (slot.refresh) {
+        if (slot.refreshNumber > mark) {
+          return slot.refresh;
+        }
+        await slot.refresh.catch(() => undefined);
+        continue;
+      }
+      const wait = slot.lastReadAt + MIN_REVALIDATION_GAP_MS - performance.now();
+      if (wait > 0) {
+        await sleep(wait);
+        continue;
+      }
+      return this.startRefresh(tenantId, slot);
     }
-    return refresh;
+  }
+
+  private slotOf(tenantId: string): TenantSlot {
+    let slot = this.slots.get(tenantId);
+    if (!slot) {
+      slot = { entry: null, refresh: null, refreshNumber: 0, generation: 0, lastReadAt: Number.NEGATIVE_INFINITY };
+      this.slots.set(tenantId, slot);
+    }
+    return slot;
   }
 
   private invalidate(tenantId: string): void {
-    this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
-    this.entries.delete(tenantId);
-    this.refreshing.delete(tenantId);
+    // Without a slot nothing is cached; a refresh of an evicted slot writes only into that slot.
+    const slot = this.slots.peek(tenantId);
+    if (slot) {
+      slot.generation++;
+      slot.entry = null;
+      slot.refresh = null;
+    }
   }
 
-  private async refresh(tenantId: string, entry: CacheEntry | undefined): Promise<TenantCatalogue> {
-    const generation = this.generations.get(tenantId) ?? 0;
+  private startRefresh(tenantId: string, slot: TenantSlot): Promise<TenantCatalogue> {
+    const refresh = this.refresh(tenantId, slot).finally(() => {
+      if (slot.refresh === refresh) slot.refresh = null;
+    });
+    slot.refresh = refresh;
+    return refresh;
+  }
+
+  private async refresh(tenantId: string, slot: TenantSlot): Promise<TenantCatalogue> {
+    const entry = slot.entry;
+    const generation = slot.generation;
     const checkedAt = this.clock.now();
+    const readNumber = ++this.readsStarted;
+    slot.refreshNumber = readNumber;
+    slot.lastReadAt = performance.now();
     // The revision is read before the catalogue: a write committed in between makes the
     // next revalidation rebuild, never the reverse.
     const revision = await this.revisions.current(tenantId);
-    const unchanged = (this.generations.get(tenantId) ?? 0) === generation;
-    if (entry && entry.revision === revision && unchanged) {
+    if (entry && entry.revision === revision && slot.generation === generation) {
       entry.checkedAt = checkedAt;
+      entry.readNumber = readNumber;
       this.metrics.catalogueCacheLookup(true);
       return entry.catalogue;
     }
     const catalogue = await this.load(tenantId);
-    if ((this.generations.get(tenantId) ?? 0) === generation) {
-      this.entries.set(tenantId, { catalogue, revision, checkedAt });
+    if (slot.generation === generation) {
+      slot.entry = { catalogue, revision, checkedAt, readNumber };
     }
     this.metrics.catalogueCacheLookup(false);
     return catalogue;
@@ -101,6 +182,6 @@ export class CatalogueCacheService {
       this.tagLinks.find({ select: { ctaId: true, tagName: true }, where: { tenantId } }),
       this.tags.find({ select: { name: true, exposureRule: true, ctaRelation: true }, where: { tenantId } }),
     ]);
-    return new TenantCatalogue(ctas, testUsers, links, tags);
+    return ctas.length === 0 && tags.length === 0 ? EMPTY_CATALOGUE : new TenantCatalogue(ctas, testUsers, links, tags);
   }
 }

@@ -1,7 +1,11 @@
 import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { dataEnvelopeSchema, ErrorEnvelopeDto } from '../common/envelope';
+import { API_TAG } from '../common/api-docs';
+import { ApiBadRequest } from '../common/api-error-responses';
+import { dataEnvelopeSchema } from '../common/envelope';
+import { ErrorCode } from '../common/error-code';
+import { FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_USER_ID, RULE_EXAMPLE } from '../ctas/cta-api-examples';
 import { SdkClientInfo, SdkUserId, TenantId } from '../common/request-headers';
 import type { SdkClientInfo as ClientInfo } from '../common/request-headers';
 import { SnapshotRequestDto, StateMachineDto } from './dto/snapshot-request.dto';
@@ -16,56 +20,17 @@ const DELTA_NOT_STORED = '{"data":false}';
 
 const supportsStateMachines = (client: ClientInfo): boolean => client.apiVersion !== null && client.apiVersion >= 1;
 
-/** Swagger example of the launch answer (shortened rule; see shared/examples/launch-response.json). */
-const LAUNCH_EXAMPLE = {
-  data: {
-    ctas: [
-      {
-        ctaId: '12',
-        rule: {
-          stateToAction: { '1': 'store_banner' },
-          stateTransition: { store_opened: { '0': [{ transitionTo: '1', filters: { operator: 'AND', filter: [] } }] } },
-          priority: 5,
-          stateMachineTTL: 604800000,
-          ctaValidTill: null,
-          actions: [{ actionId: 'store_banner', type: 'NUDGE_UI' }],
-          frequency: {
-            session: { limit: 1 },
-            window: { limit: 2, unit: 'days', value: 7 },
-            lifeSpan: { limit: 5 },
-            lifespan: { limit: 5 },
-          },
-        },
-        activeStateMachines: {
-          'store-77': { currentState: '2', lastTransitionAt: 1795372967296, createdAt: 1795372967296, context: { storeId: 'store-77' } },
-        },
-        resetAt: [1795371000000],
-        actionDoneAt: [1795372967296],
-        behaviourTagName: 'store-nudges',
-      },
-    ],
-    behaviourTags: [
-      {
-        behaviourTagName: 'store-nudges',
-        exposureRule: {
-          session: { limit: 1 },
-          window: { limit: 2, unit: 'days', value: 1 },
-          lifespan: { limit: 20 },
-          ctasResetAt: [{ ctaId: '12', resetAt: 1795371000000 }],
-        },
-        ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: ['12'] }, activeCtas: ['12'] },
-      },
-    ],
-  },
-};
+const FLOW_CTA = String(FLOW_CTA_ID);
+const { cohortEligibility: _servedWithout, ...SERVED_RULE } = RULE_EXAMPLE;
 
+/** The device's state of the example CTA: one machine at state 2, one reset (delete it). */
 const DELTA_EXAMPLE = {
   ctas: [
     {
-      ctaId: '12',
+      ctaId: FLOW_CTA,
       activeStateMachines: {
         'store-77': { currentState: '2', lastTransitionAt: 1795372967296, createdAt: 1795372967296, context: { storeId: 'store-77' } },
-        'store-12': { currentState: '3', lastTransitionAt: 1795370000000, createdAt: 1795370000000, reset: true },
+        'store-12': { currentState: '3', lastTransitionAt: 1795370000000, createdAt: 1795370000000, context: { storeId: 'store-12' }, reset: true },
       },
       resetAt: [1795371000000],
       actionDoneAt: [1795372967296],
@@ -73,11 +38,43 @@ const DELTA_EXAMPLE = {
   ],
   behaviourTags: [
     {
-      behaviourTagName: 'store-nudges',
-      exposureRule: { ctasResetAt: [{ ctaId: '12', resetAt: 1795371000000 }] },
-      ctaRelation: { activeCtas: ['12'] },
+      behaviourTagName: FLOW_TAG_NAME,
+      exposureRule: { ctasResetAt: [{ ctaId: FLOW_CTA, resetAt: 1795371000000 }] },
+      ctaRelation: { activeCtas: [FLOW_CTA] },
     },
   ],
+};
+
+/** The launch answer once the flow's CTA is live and the delta example is merged. */
+const LAUNCH_EXAMPLE = {
+  data: {
+    ctas: [
+      {
+        ctaId: FLOW_CTA,
+        rule: {
+          ...SERVED_RULE,
+          ctaValidTill: null,
+          frequency: { ...SERVED_RULE.frequency, lifespan: SERVED_RULE.frequency.lifeSpan },
+        },
+        activeStateMachines: { 'store-77': DELTA_EXAMPLE.ctas[0].activeStateMachines['store-77'] },
+        resetAt: DELTA_EXAMPLE.ctas[0].resetAt,
+        actionDoneAt: DELTA_EXAMPLE.ctas[0].actionDoneAt,
+        behaviourTagName: FLOW_TAG_NAME,
+      },
+    ],
+    behaviourTags: [
+      {
+        behaviourTagName: FLOW_TAG_NAME,
+        exposureRule: {
+          session: { limit: 1 },
+          window: { limit: 2, unit: 'days', value: 1 },
+          lifespan: { limit: 20 },
+          ctasResetAt: DELTA_EXAMPLE.behaviourTags[0].exposureRule.ctasResetAt,
+        },
+        ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] }, activeCtas: [FLOW_CTA] },
+      },
+    ],
+  },
 };
 
 const EPOCH_MS_LIST = { type: 'array', items: { type: 'integer', format: 'int64' } } as const;
@@ -122,12 +119,27 @@ const LAUNCH_SCHEMA: SchemaObject = dataEnvelopeSchema(
 
 const SDK_HEADERS = [
   TENANT_HEADER,
-  { name: 'auth-userid', required: true, description: 'the app user: a signed 64-bit decimal integer' },
-  { name: 'api_version', required: false, description: 'below 1 or absent: the empty result' },
-  { name: 'app_version', required: false, description: 'informational' },
-  { name: 'package_name', required: false, description: 'informational' },
-  { name: 'hotpatch_version', required: false, description: 'informational (also accepted as codepush_version)' },
+  {
+    name: 'auth-userid',
+    required: true,
+    example: FLOW_USER_ID,
+    description: 'the app user: a signed 64-bit decimal integer (the id the app knows the user by)',
+  },
+  {
+    name: 'api_version',
+    required: false,
+    example: '1',
+    description:
+      'the SDK protocol version; send 1. Absent, not an integer or below 1 (older SDKs): the launch answers ' +
+      '`{"data":{"ctas":null,"behaviourTags":null}}` and the delta `{"data":false}`, and nothing is stored',
+  },
+  { name: 'app_version', required: false, description: 'informational (logged), e.g. 5.2.0' },
+  { name: 'package_name', required: false, description: 'informational (logged), e.g. com.example.shop' },
+  { name: 'hotpatch_version', required: false, description: 'informational (logged; also accepted as codepush_version)' },
 ];
+
+const MALFORMED_SNAPSHOTS_EXAMPLE = [ErrorCode.INVALID_REQUEST, 'invalid request'] as const;
+const MISSING_USER_EXAMPLE = [ErrorCode.INVALID_REQUEST, "header 'auth-userid' is required"] as const;
 
 const ApiSdkHeaders = (): MethodDecorator => (target, key, descriptor) => {
   SDK_HEADERS.forEach((header) => ApiHeader(header)(target, key, descriptor));
@@ -137,7 +149,7 @@ const ApiSdkHeaders = (): MethodDecorator => (target, key, descriptor) => {
  * The SDK's state-machine endpoints (DESIGN §11). Bodies are validated by the
  * merge code itself and answers are pre-serialised JSON text: this is the hot path.
  */
-@ApiTags('SDK')
+@ApiTags(API_TAG.sdk)
 @ApiExtraModels(StateMachineDto)
 @Controller()
 export class SdkStateController {
@@ -155,12 +167,20 @@ export class SdkStateController {
       '`{"data":{"ctas":null,"behaviourTags":null}}` and nothing is merged.',
   })
   @ApiSdkHeaders()
-  @ApiBody({ type: SnapshotRequestDto, required: false, examples: { snapshots: { value: DELTA_EXAMPLE }, empty: { value: {} } } })
-  @ApiOkResponse({ description: 'the eligible CTAs and their behaviour tags', schema: LAUNCH_SCHEMA })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description: "INVALID_REQUEST: a malformed snapshot body ('invalid request'), or a missing or malformed auth-userid or x-tenant-id",
+  @ApiBody({
+    type: SnapshotRequestDto,
+    required: false,
+    examples: {
+      'first launch': { summary: 'no state on the device yet', value: {} },
+      'with state': { summary: 'the state the device holds for the example CTA, merged first', value: DELTA_EXAMPLE },
+    },
   })
+  @ApiOkResponse({ description: 'the eligible CTAs and their behaviour tags', schema: LAUNCH_SCHEMA })
+  @ApiBadRequest(
+    "INVALID_REQUEST: a malformed snapshot body ('invalid request'), or a missing or malformed auth-userid or x-tenant-id",
+    MALFORMED_SNAPSHOTS_EXAMPLE,
+    MISSING_USER_EXAMPLE,
+  )
   async launch(
     @TenantId() tenantId: string,
     @SdkUserId() userId: string,
@@ -185,12 +205,13 @@ export class SdkStateController {
       '`data: false` when api_version is absent or below 1 (nothing stored).',
   })
   @ApiSdkHeaders()
-  @ApiBody({ type: SnapshotRequestDto, examples: { delta: { value: DELTA_EXAMPLE } } })
+  @ApiBody({ type: SnapshotRequestDto, examples: { delta: { summary: 'the state the device holds for the example CTA', value: DELTA_EXAMPLE } } })
   @ApiOkResponse({ description: 'whether the snapshots were stored', schema: dataEnvelopeSchema({ type: 'boolean' }, true) })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelopeDto,
-    description: "INVALID_REQUEST: a malformed snapshot body ('invalid request'; nothing is stored), or a missing or malformed auth-userid or x-tenant-id",
-  })
+  @ApiBadRequest(
+    "INVALID_REQUEST: a malformed snapshot body ('invalid request'; nothing is stored), or a missing or malformed auth-userid or x-tenant-id",
+    MALFORMED_SNAPSHOTS_EXAMPLE,
+    MISSING_USER_EXAMPLE,
+  )
   async delta(
     @TenantId() tenantId: string,
     @SdkUserId() userId: string,

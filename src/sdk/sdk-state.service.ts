@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
@@ -8,19 +8,47 @@ import { CatalogueCacheService } from './catalogue-cache.service';
 import { KeyedSerializer } from './keyed-serializer';
 import type { TenantCatalogue } from './sdk-catalogue';
 import type { SnapshotRequest } from './snapshot-request';
-import { emptyUserState, mergeSnapshots, parseUserState, pruneUserState, serializeUserState, UserState } from './user-state';
+import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
+import {
+  boundUserState,
+  dropsOnCatalogueWord,
+  emptyUserState,
+  mergeSnapshots,
+  parseUserState,
+  pruneUserState,
+  StateLimits,
+  Truncation,
+  UserState,
+  withinLimits,
+} from './user-state';
 import { UserStateStore } from './user-state.store';
+
+const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
 
 /** Writers on other instances can win the version check; after this many tries the client retries later. */
 const MAX_MERGE_ATTEMPTS = 20;
 
+/** The user's state after a merge or prune, and the catalogue it was decided on. */
+interface Decided {
+  state: UserState;
+  catalogue: TenantCatalogue;
+}
+
 /**
  * The SDK's two state-machine calls (DESIGN §11): merging snapshot deltas into
  * the user's stored state, and the app-launch answer.
+ *
+ * Nothing is ignored or dropped on the word of a catalogue older than the
+ * request: when a snapshot or the stored state names a CTA or tag the cached
+ * catalogue does not keep, the tenant's revision is read again first
+ * (`CatalogueCacheService.revalidated`), so a CTA that went live through
+ * another instance keeps its users' state here too.
  */
 @Injectable()
 export class SdkStateService {
+  private readonly logger = new Logger(SdkStateService.name);
   private readonly userQueue = new KeyedSerializer();
+  private readonly limits: StateLimits;
 
   constructor(
     private readonly catalogueCache: CatalogueCacheService,
@@ -28,22 +56,27 @@ export class SdkStateService {
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
     @InjectCohortProvider() private readonly cohortProvider: CohortProvider,
-  ) {}
+    @InjectSettings() settings: OrchestrationSettings,
+  ) {
+    this.limits = { maxMachinesPerCta: settings.maxMachinesPerCta, maxUserStateBytes: settings.maxUserStateBytes };
+  }
 
   /** The delta call: merges and stores `request`. */
   async mergeDelta(tenantId: string, userId: string, request: SnapshotRequest): Promise<void> {
     if (request.ctas.length > 0 || request.behaviourTags.length > 0) {
-      await this.merge(tenantId, userId, request, await this.catalogueCache.catalogueOf(tenantId));
+      const mark = this.catalogueCache.freshnessMark();
+      await this.merge(tenantId, userId, request, await this.catalogueCache.catalogueOf(tenantId), mark);
     }
   }
 
   /** The launch call, steps 2–6: the whole response body, UTF-8 JSON. */
   async launch(tenantId: string, userId: string, request: SnapshotRequest): Promise<Buffer> {
-    const catalogue = await this.catalogueCache.catalogueOf(tenantId);
-    const [state, cohorts] = await Promise.all([
+    const mark = this.catalogueCache.freshnessMark();
+    const cached = await this.catalogueCache.catalogueOf(tenantId);
+    const [{ state, catalogue }, cohorts] = await Promise.all([
       request.ctas.length > 0 || request.behaviourTags.length > 0
-        ? this.merge(tenantId, userId, request, catalogue)
-        : this.readPruned(tenantId, userId, catalogue),
+        ? this.merge(tenantId, userId, request, cached, mark)
+        : this.readPruned(tenantId, userId, cached, mark),
       this.cohortProvider.cohortsOf(tenantId, userId),
     ]);
     return catalogue.render(userId, cohorts, state, this.clock.now());
@@ -53,19 +86,26 @@ export class SdkStateService {
    * Read, merge, prune, write only if something changed — retried when another
    * writer stored a newer version in between, so no merge is ever lost.
    */
-  private merge(tenantId: string, userId: string, request: SnapshotRequest, catalogue: TenantCatalogue): Promise<UserState> {
+  private merge(tenantId: string, userId: string, request: SnapshotRequest, cached: TenantCatalogue, mark: number): Promise<Decided> {
+    let catalogue = cached;
+    let current = false;
     return this.userQueue.run(`${tenantId}\u0000${userId}`, async () => {
       for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
-        const now = this.clock.now();
         const stored = await this.store.read(tenantId, userId);
         const state = stored ? parseUserState(stored.json) : emptyUserState();
+        if (!current && dropsOnCatalogueWord(state, request, catalogue, this.clock.now())) {
+          catalogue = await this.catalogueCache.revalidated(tenantId, mark);
+          current = true;
+        }
+        const now = this.clock.now();
         const counts = mergeSnapshots(state, request, catalogue, now);
         pruneUserState(state, catalogue, now);
-        const json = serializeUserState(state);
+        const { json, truncations } = boundUserState(state, this.limits);
         const unchanged = stored ? json === stored.json : state.ctas.size === 0 && state.tags.size === 0;
         if (unchanged || (await this.store.write(tenantId, userId, json, stored?.version, now))) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
-          return state;
+          this.reportTruncations(tenantId, userId, truncations);
+          return { state, catalogue };
         }
       }
       throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'too many concurrent updates of this user, retry later', {
@@ -74,18 +114,39 @@ export class SdkStateService {
     });
   }
 
-  /** The stored state without what step 4 drops; the drop is stored too, unless a merge got there first. */
-  private async readPruned(tenantId: string, userId: string, catalogue: TenantCatalogue): Promise<UserState> {
+  /**
+   * The stored state without what step 4 drops (and within the caps); the result is
+   * stored too, unless a merge got there first.
+   */
+  private async readPruned(tenantId: string, userId: string, cached: TenantCatalogue, mark: number): Promise<Decided> {
     const stored = await this.store.read(tenantId, userId);
     if (!stored) {
-      return emptyUserState();
+      return { state: emptyUserState(), catalogue: cached };
     }
     const state = parseUserState(stored.json);
+    const catalogue = dropsOnCatalogueWord(state, NO_SNAPSHOTS, cached, this.clock.now())
+      ? await this.catalogueCache.revalidated(tenantId, mark)
+      : cached;
     const now = this.clock.now();
-    if (pruneUserState(state, catalogue, now)) {
-      // A lost race here only means a merge stored a newer document, which it pruned itself.
-      await this.store.write(tenantId, userId, serializeUserState(state), stored.version, now);
+    if (!pruneUserState(state, catalogue, now) && withinLimits(state, stored.json, this.limits)) {
+      return { state, catalogue };
     }
-    return state;
+    const { json, truncations } = boundUserState(state, this.limits);
+    // A lost race here only means a merge stored a newer document, which it pruned itself.
+    if (await this.store.write(tenantId, userId, json, stored.version, now)) {
+      this.reportTruncations(tenantId, userId, truncations);
+    }
+    return { state, catalogue };
+  }
+
+  /** Counted and logged at warn level (DESIGN §11), one line per stored merge that dropped something. */
+  private reportTruncations(tenantId: string, userId: string, truncations: Truncation[]): void {
+    if (truncations.length === 0) {
+      return;
+    }
+    for (const { reason, dropped } of truncations) {
+      this.metrics.stateTruncated(reason, dropped);
+    }
+    this.logger.warn({ tenantId, userId, truncations }, 'user state over its caps: oldest entries dropped');
   }
 }

@@ -1,6 +1,8 @@
 import type { SnapshotRequest, StateMachine } from './snapshot-request';
 import { parseSnapshotRequest } from './snapshot-request';
 import {
+  boundUserState,
+  dropsOnCatalogueWord,
   emptyUserState,
   MAX_LIST_ENTRIES,
   mergeSnapshots,
@@ -10,6 +12,7 @@ import {
   StateCatalogue,
   stateMachinesJson,
   UserState,
+  withinLimits,
 } from './user-state';
 
 const NOW = 1_800_000_000_000;
@@ -174,5 +177,81 @@ describe('stored document', () => {
       JSON.parse(`{"__proto__":${JSON.stringify(machine('1', NOW, { context: { a: 1 } }))},"k":${JSON.stringify(machine('2', NOW))}}`),
     );
     expect(stateMachinesJson(undefined)).toBe('{}');
+  });
+});
+
+describe('boundUserState', () => {
+  const limits = { maxMachinesPerCta: 3, maxUserStateBytes: 100_000 };
+  const aged = (lastTransitionAt: number, createdAt = 0): StateMachine => ({ currentState: '1', lastTransitionAt, createdAt });
+
+  it('keeps the newest machines of each CTA, by lastTransitionAt then createdAt', () => {
+    const state = emptyUserState();
+    state.ctas.set('12', {
+      activeStateMachines: new Map([
+        ['a', aged(5)],
+        ['b', aged(1)],
+        ['c', aged(5, 1)],
+        ['d', aged(3)],
+        ['e', aged(5, 0)],
+      ]),
+      resetAt: [],
+      actionDoneAt: [],
+    });
+    const { json, truncations } = boundUserState(state, limits);
+    expect([...state.ctas.get('12')!.activeStateMachines.keys()].sort()).toEqual(['a', 'c', 'e']);
+    expect(truncations).toEqual([{ reason: 'machines_per_cta', ctaId: '12', dropped: 2 }]);
+    expect(json).toBe(serializeUserState(state));
+  });
+
+  it('drops the oldest machines across CTAs past the byte cap, then the older half of the longest list', () => {
+    const state = emptyUserState();
+    const pad = 'x'.repeat(200);
+    for (const ctaId of ['12', '13']) {
+      state.ctas.set(ctaId, {
+        activeStateMachines: new Map(Array.from({ length: 3 }, (_, index) => [`${ctaId}-${index}`, { ...aged(ctaId === '12' ? index * 2 : index * 2 + 1), pad }])),
+        resetAt: [],
+        actionDoneAt: [],
+      });
+    }
+    const small = { maxMachinesPerCta: 10, maxUserStateBytes: 900 };
+    const { json, truncations } = boundUserState(state, small);
+    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(900);
+    // The newest machines of both CTAs remain: ages 5 (13-2) and 4 (12-2), …
+    const kept = [...state.ctas].flatMap(([, cta]) => [...cta.activeStateMachines.values()].map((machine) => machine.lastTransitionAt));
+    expect(kept.length).toBeGreaterThan(0);
+    expect(Math.min(...kept)).toBe(6 - kept.length);
+    expect(truncations.every((truncation) => truncation.reason === 'user_state_bytes')).toBe(true);
+
+    const lists = emptyUserState();
+    lists.tags.set('tag', { activeCtas: Array.from({ length: 1000 }, (_, index) => String(index)), ctasResetAt: [] });
+    const bounded = boundUserState(lists, { maxMachinesPerCta: 10, maxUserStateBytes: 2000 });
+    expect(Buffer.byteLength(bounded.json)).toBeLessThanOrEqual(2000);
+    const activeCtas = lists.tags.get('tag')!.activeCtas;
+    // The newest (last) entries are the ones kept.
+    expect(activeCtas[activeCtas.length - 1]).toBe('999');
+    expect(bounded.truncations[0]).toEqual({ reason: 'user_state_bytes', behaviourTagName: 'tag', dropped: 500 });
+  });
+});
+
+describe('dropsOnCatalogueWord', () => {
+  const none = request({});
+  it('is true when a snapshot or the stored state names a CTA or tag the catalogue does not keep', () => {
+    expect(dropsOnCatalogueWord(emptyUserState(), request({ ctas: [{ ctaId: '12', activeStateMachines: {} }] }), catalogue, NOW)).toBe(false);
+    expect(dropsOnCatalogueWord(emptyUserState(), request({ ctas: [{ ctaId: '99', activeStateMachines: {} }] }), catalogue, NOW)).toBe(true);
+    expect(dropsOnCatalogueWord(emptyUserState(), request({ behaviourTags: [{ behaviourTagName: 'other' }] }), catalogue, NOW)).toBe(true);
+    const stored = stateWith({});
+    expect(dropsOnCatalogueWord(stored, none, catalogue, NOW)).toBe(false);
+    stored.ctas.set('99', { activeStateMachines: new Map(), resetAt: [1], actionDoneAt: [] });
+    expect(dropsOnCatalogueWord(stored, none, catalogue, NOW)).toBe(true);
+  });
+});
+
+describe('withinLimits', () => {
+  it('measures the bytes of the document and the machines of each CTA', () => {
+    const state = stateWith({ a: machine('1', NOW), b: machine('1', NOW) });
+    const json = serializeUserState(state);
+    expect(withinLimits(state, json, { maxMachinesPerCta: 2, maxUserStateBytes: Buffer.byteLength(json) })).toBe(true);
+    expect(withinLimits(state, json, { maxMachinesPerCta: 1, maxUserStateBytes: 100_000 })).toBe(false);
+    expect(withinLimits(state, json, { maxMachinesPerCta: 2, maxUserStateBytes: Buffer.byteLength(json) - 1 })).toBe(false);
   });
 });

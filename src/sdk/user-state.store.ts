@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
+import { isDeadlockError } from '../database/driver-error';
 import { isQueryTimeout, QUERY_TIMEOUT_MS } from '../database/query-timeout';
 
 /** A user's state document as stored, with the version its conditional update checks. */
@@ -181,15 +182,17 @@ class MysqlUserStateStore extends UserStateStore {
   }
 
   async write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean> {
-    if (expectedVersion !== undefined) {
-      const result = (await this.execute(UPDATE, [json, now, tenantId, userId, expectedVersion])) as { affectedRows: number };
-      return result.affectedRows === 1;
-    }
     try {
+      if (expectedVersion !== undefined) {
+        const result = (await this.execute(UPDATE, [json, now, tenantId, userId, expectedVersion])) as { affectedRows: number };
+        return result.affectedRows === 1;
+      }
       await this.execute(INSERT, [tenantId, userId, json, now]);
       return true;
     } catch (error) {
-      if ((error as { code?: string }).code === 'ER_DUP_ENTRY') {
+      // Another writer got there first: a duplicate new row, or (Galera) a certification
+      // conflict with a write made through another node, reported as a deadlock.
+      if ((error as { code?: string }).code === 'ER_DUP_ENTRY' || isDeadlockError(error)) {
         return false;
       }
       throw error;

@@ -74,20 +74,41 @@ export function serializeUserState(state: UserState): string {
   return JSON.stringify(document);
 }
 
-/** The newest `MAX_LIST_ENTRIES` of a list, in the order sent; `newness` ranks entries (default: position). */
-function newest<T>(list: T[], newness?: (entry: T) => number): T[] {
-  if (list.length <= MAX_LIST_ENTRIES) {
+/** The newest `limit` entries of a list, in the order sent; `newness` ranks entries (default: position). */
+function newest<T>(list: T[], newness?: (entry: T) => number, limit = MAX_LIST_ENTRIES): T[] {
+  if (list.length <= limit) {
     return list;
   }
-  if (!newness) {
-    return list.slice(list.length - MAX_LIST_ENTRIES);
+  if (limit === 0) {
+    return [];
   }
-  const threshold = list.map(newness).sort((a, b) => b - a)[MAX_LIST_ENTRIES - 1];
-  let keepAtThreshold = MAX_LIST_ENTRIES - list.filter((entry) => newness(entry) > threshold).length;
+  if (!newness) {
+    return list.slice(list.length - limit);
+  }
+  const threshold = list.map(newness).sort((a, b) => b - a)[limit - 1];
+  let keepAtThreshold = limit - list.filter((entry) => newness(entry) > threshold).length;
   return list.filter((entry) => newness(entry) > threshold || (newness(entry) === threshold && keepAtThreshold-- > 0));
 }
 
 const byValue = (value: number): number => value;
+const byResetAt = (entry: CtaResetAt): number => entry.resetAt;
+
+/**
+ * Whether merging `request` into `state` and pruning would drop or ignore
+ * anything on the catalogue's word alone: a snapshot or stored state of a CTA
+ * without kept state, or of an unknown tag. An instance's catalogue may be older
+ * than the request, so such a decision needs a catalogue revalidated after the
+ * request arrived (DESIGN §11, "A stale catalogue never loses data").
+ */
+export function dropsOnCatalogueWord(state: UserState, request: SnapshotRequest, catalogue: StateCatalogue, now: number): boolean {
+  const keepsCta = (ctaId: string): boolean => catalogue.stateTtlOf(ctaId, now) !== undefined;
+  return (
+    request.ctas.some((snapshot) => !keepsCta(snapshot.ctaId)) ||
+    request.behaviourTags.some((snapshot) => !catalogue.hasTag(snapshot.behaviourTagName)) ||
+    [...state.ctas.keys()].some((ctaId) => !keepsCta(ctaId)) ||
+    [...state.tags.keys()].some((name) => !catalogue.hasTag(name))
+  );
+}
 
 /**
  * Merges a validated request into `state` (DESIGN §11): `reset: true` deletes a
@@ -135,7 +156,7 @@ export function mergeSnapshots(state: UserState, request: SnapshotRequest, catal
     const stored = state.tags.get(snapshot.behaviourTagName) ?? { activeCtas: [], ctasResetAt: [] };
     state.tags.set(snapshot.behaviourTagName, {
       activeCtas: snapshot.activeCtas ? newest(snapshot.activeCtas) : stored.activeCtas,
-      ctasResetAt: snapshot.ctasResetAt ? newest(snapshot.ctasResetAt, (entry) => entry.resetAt) : stored.ctasResetAt,
+      ctasResetAt: snapshot.ctasResetAt ? newest(snapshot.ctasResetAt, byResetAt) : stored.ctasResetAt,
     });
   }
   return counts;
@@ -162,16 +183,120 @@ export function pruneUserState(state: UserState, catalogue: StateCatalogue, now:
         machinesDropped = true;
       }
     }
+  }
+  for (const name of state.tags.keys()) {
+    if (!catalogue.hasTag(name)) {
+      state.tags.delete(name);
+    }
+  }
+  dropEmptyEntries(state);
+  return machinesDropped || state.ctas.size + state.tags.size !== sizeBefore;
+}
+
+/** The per-user caps of DESIGN §11 ("Bounded state"). */
+export interface StateLimits {
+  maxMachinesPerCta: number;
+  maxUserStateBytes: number;
+}
+
+export type TruncationReason = 'machines_per_cta' | 'user_state_bytes';
+
+/** What `boundUserState` dropped from one CTA's (or, for list entries, one tag's) state. */
+export interface Truncation {
+  reason: TruncationReason;
+  ctaId?: string;
+  behaviourTagName?: string;
+  /** State machines, or list entries once no machine is left. */
+  dropped: number;
+}
+
+/** Whether a stored document (`json`, parsed as `state`) is within `limits` as it is: the launch's cheap check. */
+export function withinLimits(state: UserState, json: string, limits: StateLimits): boolean {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: most documents pass without being measured.
+  const fits = json.length * 3 <= limits.maxUserStateBytes || Buffer.byteLength(json) <= limits.maxUserStateBytes;
+  return fits && [...state.ctas.values()].every((cta) => cta.activeStateMachines.size <= limits.maxMachinesPerCta);
+}
+
+/** Oldest first: by `lastTransitionAt`, then `createdAt`. */
+const byAge = (a: StateMachine, b: StateMachine): number => a.lastTransitionAt - b.lastTransitionAt || a.createdAt - b.createdAt;
+
+/**
+ * Keeps `state` within `limits` (DESIGN §11): per CTA at most
+ * `maxMachinesPerCta` machines, the oldest dropped first; then, while the
+ * serialised document is over `maxUserStateBytes`, the oldest machines across
+ * all CTAs, and once none is left the older half of the longest list. Answers
+ * the document that fits and what was dropped.
+ */
+export function boundUserState(state: UserState, limits: StateLimits): { json: string; truncations: Truncation[] } {
+  const truncations: Truncation[] = [];
+  for (const [ctaId, cta] of state.ctas) {
+    const excess = cta.activeStateMachines.size - limits.maxMachinesPerCta;
+    if (excess > 0) {
+      const oldest = [...cta.activeStateMachines].sort(([, a], [, b]) => byAge(a, b)).slice(0, excess);
+      oldest.forEach(([key]) => cta.activeStateMachines.delete(key));
+      truncations.push({ reason: 'machines_per_cta', ctaId, dropped: excess });
+    }
+  }
+  let json = serializeUserState(state);
+  let bytes = Buffer.byteLength(json);
+  if (bytes <= limits.maxUserStateBytes) {
+    return { json, truncations };
+  }
+  const droppedByCta = new Map<string, number>();
+  const machines = [...state.ctas].flatMap(([ctaId, cta]) => [...cta.activeStateMachines].map(([key, machine]) => ({ ctaId, key, machine })));
+  machines.sort((a, b) => byAge(a.machine, b.machine));
+  let next = 0;
+  while (bytes > limits.maxUserStateBytes && next < machines.length) {
+    // Drop about as many of the oldest as the excess takes, then measure again.
+    let freed = 0;
+    do {
+      const { ctaId, key, machine } = machines[next++];
+      state.ctas.get(ctaId)!.activeStateMachines.delete(key);
+      droppedByCta.set(ctaId, (droppedByCta.get(ctaId) ?? 0) + 1);
+      freed += Buffer.byteLength(JSON.stringify([key, machine])) + 1;
+    } while (freed < bytes - limits.maxUserStateBytes && next < machines.length);
+    dropEmptyEntries(state);
+    json = serializeUserState(state);
+    bytes = Buffer.byteLength(json);
+  }
+  droppedByCta.forEach((dropped, ctaId) => truncations.push({ reason: 'user_state_bytes', ctaId, dropped }));
+  while (bytes > limits.maxUserStateBytes) {
+    truncations.push(halveLongestList(state));
+    dropEmptyEntries(state);
+    json = serializeUserState(state);
+    bytes = Buffer.byteLength(json);
+  }
+  return { json, truncations };
+}
+
+/** Keeps the newer half of the longest list of the state (resetAt, actionDoneAt, activeCtas, ctasResetAt). */
+function halveLongestList(state: UserState): Truncation {
+  const lists: { length: number; halve: () => void; owner: Pick<Truncation, 'ctaId' | 'behaviourTagName'> }[] = [];
+  for (const [ctaId, cta] of state.ctas) {
+    lists.push({ length: cta.resetAt.length, halve: () => (cta.resetAt = newest(cta.resetAt, byValue, cta.resetAt.length >> 1)), owner: { ctaId } });
+    lists.push({ length: cta.actionDoneAt.length, halve: () => (cta.actionDoneAt = newest(cta.actionDoneAt, byValue, cta.actionDoneAt.length >> 1)), owner: { ctaId } });
+  }
+  for (const [behaviourTagName, tag] of state.tags) {
+    lists.push({ length: tag.activeCtas.length, halve: () => (tag.activeCtas = newest(tag.activeCtas, undefined, tag.activeCtas.length >> 1)), owner: { behaviourTagName } });
+    lists.push({ length: tag.ctasResetAt.length, halve: () => (tag.ctasResetAt = newest(tag.ctasResetAt, byResetAt, tag.ctasResetAt.length >> 1)), owner: { behaviourTagName } });
+  }
+  const longest = lists.reduce((best, list) => (list.length > best.length ? list : best), { length: 0, halve: () => undefined, owner: {} });
+  longest.halve();
+  return { reason: 'user_state_bytes', ...longest.owner, dropped: longest.length - (longest.length >> 1) };
+}
+
+/** Removes CTA and tag entries left with nothing in them. */
+function dropEmptyEntries(state: UserState): void {
+  for (const [ctaId, cta] of state.ctas) {
     if (cta.activeStateMachines.size === 0 && cta.resetAt.length === 0 && cta.actionDoneAt.length === 0) {
       state.ctas.delete(ctaId);
     }
   }
   for (const [name, tag] of state.tags) {
-    if (!catalogue.hasTag(name) || (tag.activeCtas.length === 0 && tag.ctasResetAt.length === 0)) {
+    if (tag.activeCtas.length === 0 && tag.ctasResetAt.length === 0) {
       state.tags.delete(name);
     }
   }
-  return machinesDropped || state.ctas.size + state.tags.size !== sizeBefore;
 }
 
 /** `{"key":machine,…}` in stored order; built by hand so any key (even `__proto__`) round-trips. */

@@ -1,6 +1,8 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiForbiddenResponse } from '@nestjs/swagger';
+import { errorExamples } from '../common/api-error-responses';
 import { ErrorEnvelopeDto } from '../common/envelope';
+import { ErrorCode } from '../common/error-code';
 
 /** Operator roles (DESIGN §15), each allowed what the ones before it are. */
 export const ADMIN_ROLES = ['viewer', 'editor', 'publisher', 'admin'] as const;
@@ -18,14 +20,20 @@ const REQUIRED_ROLE = 'cta-orchestration:required-role';
  * `publisher` changes statuses and restores. Read by the service's key guard, and by a host's
  * own guard through `requiredRoleOf`.
  */
-export const RequiresRole = (role: AdminRole): MethodDecorator =>
-  applyDecorators(
-    SetMetadata(REQUIRED_ROLE, role),
-    ApiForbiddenResponse({
-      type: ErrorEnvelopeDto,
-      description: `FORBIDDEN: ADMIN_API_KEYS is set and the key's role is below ${role}, the role this route needs (the message names the key, its role and ${role})`,
-    }),
-  );
+export function RequiresRole(role: AdminRole): MethodDecorator {
+  const below = ADMIN_ROLES[ADMIN_ROLES.indexOf(role) - 1];
+  // Every key may read: only routes above `viewer` can answer 403.
+  return below === undefined
+    ? SetMetadata(REQUIRED_ROLE, role)
+    : applyDecorators(
+        SetMetadata(REQUIRED_ROLE, role),
+        ApiForbiddenResponse({
+          type: ErrorEnvelopeDto,
+          description: `FORBIDDEN: ADMIN_API_KEYS is set and the key's role is below ${role}, the role this route needs (the message names the key, its role and ${role})`,
+          examples: errorExamples([[ErrorCode.FORBIDDEN, `the key 'alice' has the role ${below}; this route needs ${role}`]]),
+        }),
+      );
+}
 
 /**
  * The role a route handler (`context.getHandler()`) needs. A route that declares none needs

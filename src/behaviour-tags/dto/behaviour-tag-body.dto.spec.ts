@@ -64,7 +64,7 @@ describe('behaviour tag bodies', () => {
     ['a lower-case relation rule', (b) => (b.ctaRelation.shownCta.rule = 'any'), /^ctaRelation\.shownCta\.rule must be one of/],
     ['no ctaList', (b) => delete b.ctaRelation.hideCta.ctaList, /^ctaRelation\.hideCta\.ctaList/],
     ['a bad ctaList id', (b) => (b.ctaRelation.hideCta.ctaList = ['x']), /^ctaRelation\.hideCta\.ctaList must hold only CTA ids \(positive integers, as JSON numbers or decimal strings\), not "x"$/],
-    ['no linkedCtas', (b) => delete b.linkedCtas, /^linkedCtas must be an array/],
+    ['no linkedCtas', (b) => delete b.linkedCtas, /^linkedCtas is required$/],
     ['a string linkedCtas', (b) => (b.linkedCtas = '12'), /^linkedCtas must be an array/],
     ['a fractional linked id', (b) => (b.linkedCtas = [12, 1.5]), /^linkedCtas must hold only CTA ids .*, not 1\.5$/],
     ['a null linked id', (b) => (b.linkedCtas = [null]), /^linkedCtas must hold only CTA ids .*, not null$/],

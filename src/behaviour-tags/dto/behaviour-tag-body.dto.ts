@@ -86,7 +86,7 @@ export class CtaRelationSideDto {
 
   @ApiProperty({
     type: [String],
-    example: ['12'],
+    example: ['1'],
     description: 'CTA ids (strings or numbers); each must also be in linkedCtas',
   })
   @IsCtaIdList()
@@ -114,7 +114,7 @@ export class BehaviourTagRulesDto {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
-    example: 'At most one store nudge at a time, two a day',
+    example: 'Any one store nudge shows, the rest hide; at most two resets a day',
     description: 'replaced on update: absent or null clears it',
   })
   @IsOptional()
@@ -135,7 +135,7 @@ export class BehaviourTagRulesDto {
 
   @ApiProperty({
     type: [String],
-    example: ['12', '13'],
+    example: ['1'],
     description:
       'CTA ids (strings or numbers; duplicates count once), may be empty: existing non-test CTAs of the tenant, ' +
       'none linked by another tag; on update this set replaces the linked set',

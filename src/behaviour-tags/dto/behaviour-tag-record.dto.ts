@@ -7,7 +7,7 @@ export class BehaviourTagRecordDto {
   @ApiProperty({ example: 'store-nudges' })
   name: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'At most one store nudge at a time, two a day' })
+  @ApiProperty({ type: String, nullable: true, example: 'Any one store nudge shows, the rest hide; at most two resets a day' })
   description: string | null;
 
   @ApiProperty({ example: 1795372967296, description: 'epoch ms' })
@@ -28,7 +28,7 @@ export class BehaviourTagRecordDto {
   @ApiProperty({ type: CtaRelationDto, description: 'ctaList ids are strings' })
   ctaRelation: CtaRelation;
 
-  @ApiProperty({ type: [String], example: ['12', '13'], description: 'CTA ids as strings, ascending' })
+  @ApiProperty({ type: [String], example: ['1'], description: 'CTA ids as strings, ascending' })
   linkedCtas: string[];
 
   @ApiProperty({ example: 'default' })

@@ -1,19 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, Equals, IsArray, IsInt, IsObject, IsOptional, IsString, Length } from 'class-validator';
 import type { CtaRule } from '../cta.types';
+import { CREATE_EXAMPLE, RULE_EXAMPLE } from '../cta-api-examples';
 
-const RULE_EXAMPLE = {
-  cohortEligibility: { includes: ['all'], excludes: ['paying_users'] },
-  stateToAction: { '1': 'store_banner' },
-  stateTransition: {
-    store_opened: { '0': [{ transitionTo: '1', filters: { operator: 'AND', filter: [{ propertyName: 'source', propertyType: 'string', comparisonType: '=', comparisonValue: 'home' }] } }] },
-  },
-  groupByConfig: { maxActiveStateMachineCount: 1, groupByKeys: ['storeId'] },
-  priority: 5,
-  stateMachineTTL: 604800000,
-  actions: [{ actionId: 'store_banner', type: 'NUDGE_UI', template: 'banner_v2' }],
-  frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
-};
 
 /** Swagger description of `rule`; the rule itself is validated by `validateCtaRule` (shapes DTOs cannot express). */
 export const RuleProperty = (): PropertyDecorator =>
@@ -36,7 +25,7 @@ export const MAX_CTA_TAGS = 100;
 /** Fields shared by create and update (update = create without `name`). */
 export class CtaFieldsDto {
   @ApiProperty({
-    example: ['onboarding', 'store'],
+    example: CREATE_EXAMPLE.tags,
     maxItems: MAX_CTA_TAGS,
     description: `Categorisation tags (at most ${MAX_CTA_TAGS}, each 1-255 characters; duplicates collapse)`,
   })
@@ -46,12 +35,12 @@ export class CtaFieldsDto {
   @Length(1, 255, { each: true })
   tags: string[];
 
-  @ApiProperty({ example: 'growth', minLength: 1, maxLength: 255 })
+  @ApiProperty({ example: CREATE_EXAMPLE.team, minLength: 1, maxLength: 255 })
   @IsString()
   @Length(1, 255)
   team: string;
 
-  @ApiPropertyOptional({ type: 'string', example: 'Nudge new users who opened the store twice without buying', nullable: true })
+  @ApiPropertyOptional({ type: 'string', example: CREATE_EXAMPLE.description, nullable: true })
   @IsOptional()
   @IsString()
   description?: string | null;
@@ -72,7 +61,7 @@ export class CtaFieldsDto {
 }
 
 export class CreateCtaDto extends CtaFieldsDto {
-  @ApiProperty({ example: 'first-purchase-reminder', minLength: 1, maxLength: 255, description: 'Unique per tenant (case-sensitive)' })
+  @ApiProperty({ example: CREATE_EXAMPLE.name, minLength: 1, maxLength: 255, description: 'Unique per tenant (case-sensitive)' })
   @IsString()
   @Length(1, 255)
   name: string;

@@ -2,39 +2,42 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { CTA_STATUSES } from '../cta.types';
 
-/** Query of `GET /ctas/`; every value is one string (a repeated parameter is rejected). Empty values mean "no filter". */
+/**
+ * Query of `GET /ctas/`; every value is one string (a repeated parameter is rejected). Empty values mean "no filter".
+ * The filters carry no `example` or `default`: Swagger UI would fill them in and the list would hide CTAs (DESIGN §22).
+ */
 export class ListCtasQueryDto {
-  @ApiPropertyOptional({ description: 'Exact name' })
+  @ApiPropertyOptional({ description: 'Exact name, case-sensitive, e.g. `first-purchase-reminder`' })
   @IsOptional()
   @IsString()
   name?: string;
 
-  @ApiPropertyOptional({ description: 'Case-insensitive substring of the name; % _ and \\ match literally' })
+  @ApiPropertyOptional({ description: 'Case-insensitive part of the name, e.g. `purchase`; % _ and \\ match literally' })
   @IsOptional()
   @IsString()
   searchName?: string;
 
-  @ApiPropertyOptional({ description: 'Comma-separated teams; a CTA matches when its team is any of them', example: 'growth,store' })
+  @ApiPropertyOptional({ description: 'Teams separated by commas, e.g. `growth,store`; a CTA matches when its team is any of them' })
   @IsOptional()
   @IsString()
   teams?: string;
 
-  @ApiPropertyOptional({ description: 'Comma-separated tags; a CTA matches when it has any of them', example: 'onboarding' })
+  @ApiPropertyOptional({ description: 'Tags separated by commas, e.g. `onboarding,store`; a CTA matches when it has any of them' })
   @IsOptional()
   @IsString()
   tags?: string;
 
-  @ApiPropertyOptional({ enum: CTA_STATUSES, description: 'Unknown value → CTA_STATUS_INVALID' })
+  @ApiPropertyOptional({ enum: CTA_STATUSES, description: 'One status; an unknown value → CTA_STATUS_INVALID' })
   @IsOptional()
   @IsString()
   status?: string;
 
-  @ApiPropertyOptional({ description: 'CTAs linked to this behaviour tag' })
+  @ApiPropertyOptional({ description: 'A behaviour tag name, e.g. `store-nudges`: the CTAs it links' })
   @IsOptional()
   @IsString()
   behaviourTag?: string;
 
-  @ApiPropertyOptional({ description: 'Exact creator' })
+  @ApiPropertyOptional({ description: 'Exact creator (the `user` header of the create), e.g. `ops@example.com`' })
   @IsOptional()
   @IsString()
   createdBy?: string;

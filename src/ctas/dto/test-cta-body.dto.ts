@@ -25,7 +25,7 @@ export class CreateTestCtaDto {
   expiresInMinutes: number;
 
   @ApiPropertyOptional({
-    example: 41,
+    example: 2,
     description: 'A test CTA this one replaces (deleted in the same transaction); unknown ids and normal CTAs are ignored',
     oneOf: [{ type: 'integer' }, { type: 'string' }],
   })

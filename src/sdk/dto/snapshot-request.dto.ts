@@ -23,7 +23,7 @@ export class StateMachineDto {
 }
 
 export class StateMachineSnapshotDto {
-  @ApiProperty({ example: '12', description: 'a CTA id, as a string (or a number)' })
+  @ApiProperty({ example: '1', description: 'a CTA id, as a string (or a number)' })
   ctaId: string;
 
   @ApiProperty({
@@ -47,13 +47,13 @@ export class BehaviourTagSnapshotDto {
 
   @ApiPropertyOptional({
     description: 'only ctasResetAt is read (replaces the stored list when present)',
-    example: { ctasResetAt: [{ ctaId: '12', resetAt: 1795371000000 }] },
+    example: { ctasResetAt: [{ ctaId: '1', resetAt: 1795371000000 }] },
   })
   exposureRule?: Record<string, unknown>;
 
   @ApiPropertyOptional({
     description: 'only activeCtas is read (replaces the stored list when present)',
-    example: { activeCtas: ['12'] },
+    example: { activeCtas: ['1'] },
   })
   ctaRelation?: Record<string, unknown>;
 }

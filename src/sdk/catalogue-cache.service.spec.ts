@@ -1,0 +1,72 @@
+import type { Repository } from 'typeorm';
+import type { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
+import { Clock } from '../common/clock';
+import { MetricsService } from '../metrics/metrics.service';
+import { resolveSettings } from '../orchestration-options';
+import { CatalogueCacheService, MIN_REVALIDATION_GAP_MS } from './catalogue-cache.service';
+
+/** A cache over tables with nothing in them, whose revision reads are counted and resolved by hand. */
+function cacheWith(maxTenants = 10_000) {
+  const reads: { tenantId: string; resolve: (revision: number) => void }[] = [];
+  const revisions = {
+    current: (tenantId: string) => new Promise<number>((resolve) => reads.push({ tenantId, resolve })),
+    onChange: () => undefined,
+  } as unknown as CatalogueRevisionService;
+  const empty = { find: async () => [] } as unknown as Repository<never>;
+  const settings = resolveSettings({ cacheRevalidateMs: 600_000, catalogueCacheMaxTenants: maxTenants });
+  const cache = new CatalogueCacheService(empty, empty, empty, empty, revisions, new Clock(), new MetricsService(), settings);
+  return { cache, reads };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('CatalogueCacheService', () => {
+  it('coalesces revalidations: one revision read of a tenant in flight, the next only for requests that came after it started', async () => {
+    const { cache, reads } = cacheWith();
+    reads.length = 0;
+    const first = cache.catalogueOf('t');
+    await settle();
+    reads.shift()!.resolve(1);
+    await first;
+
+    // 20 requests arrive: one read serves them all.
+    const marks = Array.from({ length: 20 }, () => cache.freshnessMark());
+    const waiting = marks.map((mark) => cache.revalidated('t', mark));
+    await new Promise((resolve) => setTimeout(resolve, MIN_REVALIDATION_GAP_MS + 20));
+    expect(reads).toHaveLength(1);
+    // A request arriving while that read is in flight needs a read that starts after it.
+    const late = cache.revalidated('t', cache.freshnessMark());
+    reads.shift()!.resolve(1);
+    await Promise.all(waiting);
+    await new Promise((resolve) => setTimeout(resolve, MIN_REVALIDATION_GAP_MS + 20));
+    expect(reads).toHaveLength(1);
+    reads.shift()!.resolve(1);
+    await late;
+    // A request older than the last read is answered without another.
+    await cache.revalidated('t', marks[0]);
+    expect(reads).toHaveLength(0);
+  });
+
+  it('waits MIN_REVALIDATION_GAP_MS between two revision reads of a tenant', async () => {
+    const { cache, reads } = cacheWith();
+    const first = cache.revalidated('t', cache.freshnessMark());
+    await settle();
+    reads.shift()!.resolve(1);
+    await first;
+    const startedAt = performance.now();
+    const second = cache.revalidated('t', cache.freshnessMark());
+    while (reads.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(MIN_REVALIDATION_GAP_MS - 5);
+    reads.shift()!.resolve(1);
+    await second;
+  });
+
+  it('holds at most catalogueCacheMaxTenants tenants', async () => {
+    const { cache, reads } = cacheWith(50);
+    const lookups = Array.from({ length: 500 }, (_, index) => cache.catalogueOf(`tenant-${index}`));
+    await settle();
+    reads.forEach((read) => read.resolve(0));
+    await Promise.all(lookups);
+    expect(cache.size).toBe(50);
+  });
+});

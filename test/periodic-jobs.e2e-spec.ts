@@ -1,0 +1,67 @@
+import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { dataSourceOf } from './database-contents';
+import { eachDatabase, TestApp } from './harness';
+import { AdminCatalogue, sdkHeaders } from './sdk-fixtures';
+
+/** Long enough that no timer fires during the suite: the jobs are ticked by hand. */
+const INTERVAL_MS = 3_600_000;
+const LAUNCH = '/cta/active/state-machines/';
+
+eachDatabase('periodic jobs: leased, set-based (DESIGN §14)', (database) => {
+  let api: TestApp;
+  const jobs = () => api.service(PeriodicJobsService);
+
+  beforeAll(async () => {
+    api = await TestApp.start(database, { SCHEDULER_INTERVAL_MS: String(INTERVAL_MS) });
+  });
+  afterAll(() => api.close());
+
+  it('runs a job once per interval on the instance holding its lease, and records the lease row', async () => {
+    let runs = 0;
+    jobs().register('probe', async () => void runs++);
+    await jobs().runLeased();
+    await jobs().runLeased();
+    expect(runs).toBe(1);
+    api.clock.advance(INTERVAL_MS);
+    await jobs().runLeased();
+    expect(runs).toBe(2);
+    const [lease] = await dataSourceOf(api).query(`SELECT owner, expires_at FROM periodic_job_leases WHERE job = 'probe'`);
+    expect(lease.owner).toBe(jobs().owner);
+    expect(Number(lease.expires_at)).toBeGreaterThan(api.clock.now());
+  });
+
+  it('purges expired previews of every tenant in batches of 1,000 in one run', async () => {
+    const now = api.clock.now();
+    const rows = Array.from({ length: 2500 }, (_, index) => [`tenant-${index % 40}`, `p-${index}`, 'x', 60, index % 5 === 0 ? now + 10 * INTERVAL_MS : now - 1000, now]);
+    for (let start = 0; start < rows.length; start += 250) {
+      const batch = rows.slice(start, start + 250);
+      await dataSourceOf(api).query(
+        `INSERT INTO nudge_previews (tenant_id, preview_id, template, ttl, expires_at, updated_at) VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+        batch.flat(),
+      );
+    }
+    api.clock.advance(INTERVAL_MS);
+    await jobs().runLeased();
+    const [{ remaining }] = await dataSourceOf(api).query('SELECT COUNT(*) AS remaining FROM nudge_previews');
+    expect(Number(remaining)).toBe(500);
+  });
+
+  it('moves due CTAs of several tenants in one run and tells the catalogue of each', async () => {
+    const tenants = [new AdminCatalogue(api, 'timed-1'), new AdminCatalogue(api, 'timed-2')];
+    const ids = [];
+    for (const tenant of tenants) {
+      const id = await tenant.cta({ actions: [] });
+      await tenant.update(id, { startTime: api.clock.now() + 60_000 });
+      await tenant.status(id, 'schedule');
+      ids.push(id);
+    }
+    api.clock.advance(INTERVAL_MS);
+    await jobs().runLeased();
+    const statuses = await dataSourceOf(api).query(`SELECT status FROM ctas WHERE id IN (${ids.join(', ')})`);
+    expect(statuses.map((row: { status: string }) => row.status)).toEqual(['live', 'live']);
+    for (const [index, tenant] of tenants.entries()) {
+      const launch = await api.post(LAUNCH, undefined, sdkHeaders(tenant.tenantId, '1'));
+      expect(launch.body.data.ctas.map((cta: { ctaId: string }) => cta.ctaId)).toEqual([ids[index]]);
+    }
+  });
+});
