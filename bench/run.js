@@ -93,8 +93,11 @@ const launchOptions = (base, users, tenantId) => ({
   requests: [{ method: 'POST', path: LAUNCH_PATH, headers: SDK_HEADERS, body: '{}', setupRequest: rotatingUsers(users, tenantId) }],
 });
 
-/** Delta merges: every request adds a new machine (unique key) for one of MERGE_USERS users; acknowledged keys are recorded. */
-function mergeOptions(base, ctaId, acknowledged) {
+/**
+ * Delta merges: every request adds a new machine (unique key, starting with `keyPrefix`) for one
+ * of MERGE_USERS users; acknowledged keys are recorded.
+ */
+function mergeOptions(base, ctaId, acknowledged, keyPrefix = 'm') {
   let sequence = 0;
   return {
     url: base,
@@ -105,7 +108,7 @@ function mergeOptions(base, ctaId, acknowledged) {
         path: '/cta/state-machines/snapshot/delta/',
         setupRequest: (request, context) => {
           const user = String(FIRST_USER + 200_000 + (sequence % MERGE_USERS));
-          const key = `m-${sequence++}`;
+          const key = `${keyPrefix}-${sequence++}`;
           const now = Date.now();
           context.key = `${user}/${key}`;
           return {
@@ -286,7 +289,12 @@ async function main() {
   console.log('\nwritten to bench/results.json');
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// `bench/galera.js` reuses the service, seeding and measuring parts.
+module.exports = { SMALL, MERGE_CONNECTIONS, LAUNCH_CONNECTIONS, startService, launchOptions, mergeOptions, launchBytes };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

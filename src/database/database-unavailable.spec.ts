@@ -4,7 +4,7 @@ import { isDatabaseUnavailable, outageCause } from './database-unavailable';
 const driverError = (code: string) => Object.assign(new Error(code), { code });
 
 describe('isDatabaseUnavailable', () => {
-  it.each(['ECONNREFUSED', 'PROTOCOL_CONNECTION_LOST', 'ETIMEDOUT', 'SQLITE_BUSY'])('is true for %s', (code) => {
+  it.each(['ECONNREFUSED', 'PROTOCOL_CONNECTION_LOST', 'ETIMEDOUT', 'ER_UNKNOWN_COM_ERROR', 'SQLITE_BUSY'])('is true for %s', (code) => {
     expect(isDatabaseUnavailable(driverError(code))).toBe(true);
     expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], driverError(code)))).toBe(true);
   });

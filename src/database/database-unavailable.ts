@@ -18,6 +18,8 @@ const UNAVAILABLE_CODES = new Set([
   // MySQL / MariaDB server states
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
+  // a Galera node outside the primary component (lost quorum, or not yet synced): "WSREP has not yet prepared node"
+  'ER_UNKNOWN_COM_ERROR',
   'ER_LOCK_WAIT_TIMEOUT',
   // SQLite: another writer held the lock past busy_timeout
   'SQLITE_BUSY',

@@ -26,5 +26,8 @@ export const hasDriverErrorCode = (error: unknown, codes: ReadonlySet<string>): 
 
 const DEADLOCK_CODES: ReadonlySet<string> = new Set(['ER_LOCK_DEADLOCK']);
 
-/** MySQL/MariaDB chose this transaction as a deadlock victim and rolled it back whole (errno 1213). */
+/**
+ * MySQL/MariaDB chose this transaction as a deadlock victim and rolled it back whole (errno 1213).
+ * Galera reports a certification conflict (another node's write to the same rows came first) the same way.
+ */
 export const isDeadlockError = (error: unknown): boolean => hasDriverErrorCode(error, DEADLOCK_CODES);

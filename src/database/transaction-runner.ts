@@ -21,7 +21,9 @@ const DEADLOCK_BACKOFF_MS = 10;
  *
  * On MySQL/MariaDB, concurrent upserts can deadlock on InnoDB's gap locks; the
  * server rolls the victim back whole, so running `work` again is safe (it must
- * only touch the database through `manager`).
+ * only touch the database through `manager`). On a Galera cluster a transaction
+ * that loses certification to another node's write is reported as a deadlock
+ * too, and runs again the same way (DESIGN §21).
  */
 @Injectable()
 export class TransactionRunner {
