@@ -5,14 +5,21 @@
  * plain Fastify server answering the same launch bytes (the ceiling), and a bare
  * Nest + Fastify route answering them too (the framework floor, for reference).
  *
+ * Launches are also measured with app-user tokens (issue 21): HS256 (SDK_JWT_SECRET) and RS256 from a
+ * local JWKS URL, each service beside the one without tokens on the same database, with one token per
+ * user (a verified token is cached, so this is what a launch costs an app), and with a new token on
+ * every request (what a signature check costs).
+ *
  *   BENCH_MYSQL_URL   default mysql://root@127.0.0.1:3306/cta_bench (schema recreated); "off" skips MariaDB
  *   BENCH_DURATION_S  seconds per measurement, default 8
  */
 const { fork, spawn } = require('node:child_process');
 const fs = require('node:fs');
+const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const jose = require('jose');
 const { openDatabase, seedTenant, storedMachineKeys, STATE_MACHINE_TTL } = require('./seed');
 const { benchInstances } = require('./instances');
 
@@ -28,6 +35,9 @@ const MERGE_USERS = 500;
 const FIRST_USER = 1_000_000_000;
 const LAUNCH_PATH = '/cta/active/state-machines/';
 const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1', app_version: '5.2.0', package_name: 'com.example.app' };
+const TOKEN_SECRET = 'bench-app-user-token-secret-of-32-bytes';
+/** Distinct tokens for the runs with a new token per request (each is used once). */
+const FRESH_TOKENS = 4000;
 
 let nextPort = 39_000 + Math.floor(Math.random() * 1000);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,15 +54,15 @@ async function waitFor(url) {
   throw new Error(`${url} did not come up`);
 }
 
-async function startService(dbUrl) {
+async function startService(dbUrl, env = {}) {
   const port = nextPort++;
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_URL: dbUrl, NODE_ENV: 'production' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_URL: dbUrl, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/health`);
-  return { base, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
+  return { base, pid: child.pid, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }
 
 /** A reference server (`ceiling.js`, `nest-floor.js`) answering `body` to every launch. */
@@ -63,34 +73,158 @@ async function startReference(script, body) {
   return { base: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }
 
-/** Rotating users: each request is a launch of the next user of `count`. */
-function rotatingUsers(count, tenantId) {
+/**
+ * Rotating users: each request is a launch of the next user of `count`. With `tokens` (one list
+ * per user), the request carries the user's next token as its bearer.
+ */
+function rotatingUsers(count, tenantId, tokens) {
   let next = 0;
   return (request) => {
-    request.headers = { ...request.headers, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER + (next++ % count)) };
+    const sequence = next++;
+    const user = sequence % count;
+    const authorization = tokens ? { authorization: `Bearer ${tokens[user][Math.floor(sequence / count) % tokens[user].length]}` } : {};
+    request.headers = { ...request.headers, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER + user), ...authorization };
     return request;
   };
 }
 
-async function measure(name, options) {
-  const result = await autocannon({ duration: DURATION, ...options });
+/**
+ * App-user tokens for `users` users, `perUser` each (distinct by jti), signed by `key`: one
+ * per user is what apps send; many make every request a new token.
+ */
+async function mintTokens(key, header, users, perUser, label) {
+  const now = Math.floor(Date.now() / 1000);
+  const tokens = [];
+  for (let user = 0; user < users; user++) {
+    const own = [];
+    for (let index = 0; index < perUser; index++) {
+      own.push(
+        await new jose.SignJWT({ sub: String(FIRST_USER + user), jti: `${label}-${user}-${index}` })
+          .setProtectedHeader(header)
+          .setIssuedAt(now)
+          .setExpirationTime(now + 3600)
+          .sign(key),
+      );
+    }
+    tokens.push(own);
+  }
+  return tokens;
+}
+
+/** An HS256 secret and an RS256 key pair published as a JWKS on a local port, with tokens of both. */
+async function startTokenIssuer(users) {
+  const secret = new TextEncoder().encode(TOKEN_SECRET);
+  const { privateKey, publicKey } = await jose.generateKeyPair('RS256');
+  const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'bench-1', alg: 'RS256', use: 'sig' };
+  const server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+  const port = nextPort++;
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const rs256 = { alg: 'RS256', kid: 'bench-1' };
+  const perUserFresh = Math.ceil(FRESH_TOKENS / users);
+  const started = Date.now();
+  const issuer = {
+    jwksUrl: `http://127.0.0.1:${port}/jwks.json`,
+    hs256: await mintTokens(secret, { alg: 'HS256' }, users, 1, 'app'),
+    rs256: await mintTokens(privateKey, rs256, users, 1, 'app'),
+    hs256Fresh: await mintTokens(secret, { alg: 'HS256' }, users, perUserFresh, 'fresh'),
+    rs256Fresh: await mintTokens(privateKey, rs256, users, perUserFresh, 'fresh'),
+    stop: () => new Promise((resolve) => server.close(resolve)),
+  };
+  console.log(`  app-user tokens minted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return issuer;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process has used, from /proc; null where there is none. */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One autocannon run. With `server` (its pid), also the server's CPU time per request: on a
+ * shared machine throughput follows the load of others, CPU per request much less.
+ */
+async function measure(name, options, server) {
+  const cpuBefore = server ? cpuSecondsOf(server.pid) : null;
+  // A fixed number of requests (`amount`) or, by default, DURATION seconds.
+  const result = await autocannon(options.amount ? options : { duration: DURATION, ...options });
+  const cpuAfter = server ? cpuSecondsOf(server.pid) : null;
   const row = {
     name,
     connections: options.connections,
     requestsPerSecond: Math.round(result.requests.average),
+    requests: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
-  console.log(`  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms${row.non2xx || row.errors ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
+  if (cpuBefore !== null && cpuAfter !== null && result.requests.total > 0) {
+    row.cpuMsPerRequest = Number(((1000 * (cpuAfter - cpuBefore)) / result.requests.total).toFixed(3));
+  }
+  const cpu = row.cpuMsPerRequest === undefined ? '' : `, ${row.cpuMsPerRequest} ms CPU/request`;
+  console.log(`  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms${cpu}${row.non2xx || row.errors ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
   return row;
 }
 
-const launchOptions = (base, users, tenantId) => ({
+const TOKEN_ROUNDS = 8;
+const TOKEN_ROUND_SECONDS = 2;
+
+/**
+ * `variants` ([name, options, server]) measured in TOKEN_ROUNDS rounds, each variant once per
+ * round for TOKEN_ROUND_SECONDS (after a warm-up each). Per variant: req/s and CPU per
+ * request over all its rounds, p50 and p99 of its median round.
+ */
+async function measureInterleaved(variants) {
+  // As long as a measurement each: the service without tokens has served two already, and a
+  // process measured colder spends visibly more CPU per request in its first rounds.
+  for (const [, options] of variants) {
+    await measure('warm-up', { ...options, duration: DURATION });
+  }
+  const runs = variants.map(() => []);
+  for (let round = 0; round < TOKEN_ROUNDS; round++) {
+    for (const [index, [name, options, server]] of variants.entries()) {
+      runs[index].push(await measure(`${name}, round ${round + 1}`, { ...options, duration: TOKEN_ROUND_SECONDS }, server));
+    }
+  }
+  return variants.map(([name, options], index) => {
+    const rounds = runs[index];
+    const median = [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)];
+    const requests = rounds.reduce((sum, row) => sum + row.requests, 0);
+    const row = {
+      name,
+      connections: options.connections,
+      requestsPerSecond: Math.round(requests / (rounds.length * TOKEN_ROUND_SECONDS)),
+      p50Ms: median.p50Ms,
+      p99Ms: median.p99Ms,
+      non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
+      errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+      rounds: rounds.map((round) => round.requestsPerSecond),
+    };
+    if (rounds.every((round) => round.cpuMsPerRequest !== undefined)) {
+      row.cpuMsPerRequest = Number((rounds.reduce((sum, round) => sum + round.cpuMsPerRequest * round.requests, 0) / requests).toFixed(3));
+    }
+    console.log(`  ${name}: ${row.requestsPerSecond} req/s over ${rounds.length} rounds${row.cpuMsPerRequest === undefined ? '' : `, ${row.cpuMsPerRequest} ms CPU/request`}`);
+    return row;
+  });
+}
+
+const launchOptions = (base, users, tenantId, tokens) => ({
   url: base,
   connections: LAUNCH_CONNECTIONS,
-  requests: [{ method: 'POST', path: LAUNCH_PATH, headers: SDK_HEADERS, body: '{}', setupRequest: rotatingUsers(users, tenantId) }],
+  requests: [{ method: 'POST', path: LAUNCH_PATH, headers: SDK_HEADERS, body: '{}', setupRequest: rotatingUsers(users, tenantId, tokens) }],
+});
+
+/** Launches with a new token every request: each of the FRESH_TOKENS tokens once (cache misses only). */
+const freshTokenOptions = (base, tokens) => ({
+  ...launchOptions(base, SMALL.users, SMALL.tenantId, tokens),
+  amount: FRESH_TOKENS,
 });
 
 /**
@@ -158,10 +292,10 @@ async function mysqlReachable() {
   }
 }
 
-async function launchBytes(base, tenantId) {
+async function launchBytes(base, tenantId, token) {
   const response = await fetch(base + LAUNCH_PATH, {
     method: 'POST',
-    headers: { ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER) },
+    headers: { ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: '{}',
   });
   const body = Buffer.from(await response.arrayBuffer());
@@ -185,13 +319,37 @@ async function benchDatabase(kind, results) {
   // A fresh process, so nothing cached from before the seed and the statements are cold.
   await service.stop();
   service = await startService(database.url);
+  const issuer = await startTokenIssuer(SMALL.users);
+  // Beside it, on the same database: the same service verifying app-user tokens.
+  const hs256Service = await startService(database.url, { SDK_JWT_SECRET: TOKEN_SECRET });
+  const rs256Service = await startService(database.url, { SDK_JWT_JWKS_URL: issuer.jwksUrl });
   const body = await launchBytes(service.base, SMALL.tenantId);
   await launchBytes(service.base, LARGE.tenantId);
+  for (const [tokenService, tokens] of [[hs256Service, issuer.hs256], [rs256Service, issuer.rs256]]) {
+    if (!(await launchBytes(tokenService.base, SMALL.tenantId, tokens[0][0])).equals(body)) throw new Error('a launch with a token answered other bytes');
+  }
   const rows = {};
   try {
     await measure('warm-up', { ...launchOptions(service.base, SMALL.users, SMALL.tenantId), duration: 2 });
-    rows.launch = await measure('launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId));
+    rows.launch = await measure('launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service);
     rows.launchLarge = await measure('launch (10,020 CTAs, 100,000 users)', launchOptions(service.base, LARGE.users, LARGE.tenantId));
+    // Tokens against none, in interleaved rounds on services side by side, so that the load of a
+    // shared machine drifting during the run weighs on all three alike.
+    const tokenRuns = await measureInterleaved([
+      ['launch without tokens (interleaved with the two below)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service],
+      ['launch, HS256 app-user tokens (20 CTAs, 100 users)', launchOptions(hs256Service.base, SMALL.users, SMALL.tenantId, issuer.hs256), hs256Service],
+      ['launch, RS256 app-user tokens from a JWKS (20 CTAs, 100 users)', launchOptions(rs256Service.base, SMALL.users, SMALL.tenantId, issuer.rs256), rs256Service],
+    ]);
+    [rows.launchInterleaved, rows.launchHs256, rows.launchRs256] = tokenRuns;
+    rows.launchHs256Fresh = await measure(`launch, HS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(hs256Service.base, issuer.hs256Fresh), hs256Service);
+    rows.launchRs256Fresh = await measure(`launch, RS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(rs256Service.base, issuer.rs256Fresh), rs256Service);
+    if (rows.launchInterleaved.cpuMsPerRequest !== undefined) {
+      const extra = (row) => (row.cpuMsPerRequest - rows.launchInterleaved.cpuMsPerRequest).toFixed(3);
+      console.log(
+        `  CPU a launch adds with tokens: cached HS256 ${extra(rows.launchHs256)} ms, cached RS256 ${extra(rows.launchRs256)} ms; ` +
+          `new token HS256 ${extra(rows.launchHs256Fresh)} ms, new token RS256 ${extra(rows.launchRs256Fresh)} ms`,
+      );
+    }
     const acknowledged = new Set();
     rows.merge = await measure('delta merge', mergeOptions(service.base, smallIds[0], acknowledged));
     const stored = await storedMachineKeys(db, SMALL.tenantId, smallIds[0]);
@@ -210,7 +368,8 @@ async function benchDatabase(kind, results) {
       console.log(`  CTA list not measured: GET /engine/ctas/ answered ${list.status}`);
     }
   } finally {
-    await service.stop();
+    await Promise.all([service.stop(), hs256Service.stop(), rs256Service.stop()]);
+    await issuer.stop();
     await db.close();
     await database.cleanup();
   }
@@ -251,6 +410,12 @@ function targets(results, ceiling) {
     if (mysql.rows.ctaList) check('MariaDB CTA list p99 < 50 ms', mysql.rows.ctaList.p99Ms < 50, `${mysql.rows.ctaList.p99Ms} ms`);
   }
   for (const [kind, result] of Object.entries(results)) {
+    const launch = result.rows.launchInterleaved;
+    for (const [name, row] of [['HS256', result.rows.launchHs256], ['RS256', result.rows.launchRs256]]) {
+      const slower = 1 - row.requestsPerSecond / launch.requestsPerSecond;
+      const cpu = row.cpuMsPerRequest && launch.cpuMsPerRequest ? `; CPU per launch ${(row.cpuMsPerRequest / launch.cpuMsPerRequest).toFixed(2)}x of without` : '';
+      check(`${kind}: launch with ${name} app-user tokens within 10% of without`, slower <= 0.1, `${Math.round(100 * slower)}% slower${cpu}`);
+    }
     check(`${kind}: no lost merges`, result.rows.merge.lostUpdates === 0, `${result.rows.merge.lostUpdates} lost`);
     const slower = 1 - result.rows.launchLarge.requestsPerSecond / result.rows.launch.requestsPerSecond;
     check(`${kind}: large tenant launch within 15%`, slower <= 0.15, `${Math.round(100 * slower)}% slower`);

@@ -40,6 +40,7 @@ export class AppModule {
           auditRetentionDays: config.auditRetentionDays,
           adminGuards: config.adminApiKeys.length > 0 ? [new AdminKeyGuard(config.adminApiKeys)] : [],
           sdkGuards: config.sdkApiKeys.length > 0 ? [new ApiKeyGuard(config.sdkApiKeys)] : [],
+          appUserTokens: config.sdkAppUserTokens ?? undefined,
         }),
       ],
     };

@@ -6,6 +6,9 @@ import { COHORT_PROVIDER, CohortProvider } from './cohorts/cohort-provider';
 import { CtaOrchestrationModule } from './cta-orchestration.module';
 import { ORCHESTRATION_DATA_SOURCE } from './database/orchestration-data-source';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from './orchestration-options';
+import { APP_USER_TOKEN_VERIFIER } from './security/app-user-token.guard';
+import type { AppUserTokenVerifier } from './security/app-user-tokens';
+import { JoseAppUserTokenVerifier } from './security/jose-app-user-token-verifier';
 
 /** Stands in for a host's own configuration and cohort service. */
 @Injectable()
@@ -23,6 +26,9 @@ const hostConnection = () =>
 
 const mountedPaths = (module: { controllers?: unknown[] }): string[] =>
   (module.controllers ?? []).map((controller) => Reflect.getMetadata(PATH_METADATA, controller as object) as string);
+
+/** Stands in for a host's own verifier of app-user tokens (e.g. its session service). */
+const HOST_VERIFIER: AppUserTokenVerifier = { userIdOf: (token) => Promise.resolve(token === 'session-42' ? '42' : null) };
 
 describe('CtaOrchestrationModule.forRootAsync', () => {
   it('resolves cohorts and settings from the factory with the host’s providers, and mounts routes under the prefixes given beside it', async () => {
@@ -70,5 +76,32 @@ describe('CtaOrchestrationModule.forRootAsync', () => {
     await expect(Test.createTestingModule({ imports: [hostConnection(), module] }).compile()).rejects.toThrow(
       'CtaOrchestrationModule.forRootAsync: adminPrefix must be given beside useFactory, not returned by it',
     );
+  });
+
+  it.each([
+    ['no verifier', {}, (verifier: unknown) => expect(verifier).toBeNull()],
+    ['the built-in one', { appUserTokens: { secret: 'a-secret-of-at-least-thirty-two-bytes' } }, (verifier: unknown) => expect(verifier).toBeInstanceOf(JoseAppUserTokenVerifier)],
+    ['the host’s own', { appUserTokenVerifier: HOST_VERIFIER }, (verifier: unknown) => expect(verifier).toBe(HOST_VERIFIER)],
+  ])('binds %s as the app-user token verifier', async (_, options, expectVerifier) => {
+    const module = CtaOrchestrationModule.forRootAsync({ connectionName: 'host', useFactory: () => ({ ...options, schedulerIntervalMs: 0 }) });
+    const moduleRef = await Test.createTestingModule({ imports: [hostConnection(), module] }).compile();
+    try {
+      expectVerifier(moduleRef.get(APP_USER_TOKEN_VERIFIER));
+    } finally {
+      await moduleRef.close();
+    }
+  });
+});
+
+describe('CtaOrchestrationModule app-user token options', () => {
+  it.each([
+    [{ appUserTokens: { secret: '' } }, 'CtaOrchestrationModule: appUserTokens.secret is empty'],
+    [{ appUserTokens: {} }, 'CtaOrchestrationModule: appUserTokens.secret or appUserTokens.jwksUrl is required'],
+    [{ appUserTokens: { secret: 's', jwksUrl: 'https://auth.example.com/jwks' } }, 'CtaOrchestrationModule: appUserTokens.secret and appUserTokens.jwksUrl are both set; set one (HS256 secret or RS256/ES256 key set)'],
+    [{ appUserTokens: { jwksUrl: 'file:///etc/jwks.json' } }, "CtaOrchestrationModule: appUserTokens.jwksUrl must be an http(s) URL, got 'file:///etc/jwks.json'"],
+    [{ appUserTokens: { audience: 'app' } }, 'CtaOrchestrationModule: appUserTokens.audience needs appUserTokens.secret or appUserTokens.jwksUrl to verify app-user tokens with'],
+    [{ appUserTokens: { secret: 's' }, appUserTokenVerifier: HOST_VERIFIER }, 'CtaOrchestrationModule: appUserTokens and appUserTokenVerifier are both set; set one'],
+  ])('refuses to start with %p', (options, message) => {
+    expect(() => CtaOrchestrationModule.forRoot(options)).toThrow(message);
   });
 });

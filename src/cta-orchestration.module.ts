@@ -26,6 +26,7 @@ import {
 } from './orchestration-options';
 import { SdkStateController } from './sdk/sdk-state.controller';
 import { SdkModule } from './sdk/sdk.module';
+import { AppUserTokenGuard, appUserTokenVerifierProvider } from './security/app-user-token.guard';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
 const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, EventsModule, NudgePreviewModule, SdkModule];
@@ -73,6 +74,8 @@ export class CtaOrchestrationModule {
     return {
       module: CtaOrchestrationModule,
       imports: [core, ...FEATURE_MODULES],
+      // The guard of the SDK state-machine routes and the verifier it asks.
+      providers: [appUserTokenVerifierProvider, AppUserTokenGuard],
       controllers: [
         ...mountControllers(ADMIN_CONTROLLERS, { prefix: routing.adminPrefix, api: 'admin', documented: true, guards: routing.adminGuards }),
         ...routing.adminPrefixAliases.flatMap((alias) =>

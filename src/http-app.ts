@@ -20,6 +20,7 @@ import { underPrefix } from './common/mount-controllers';
 import { API_TAGS, apiDescription, keySchemes } from './common/api-docs';
 import { MetricsService } from './metrics/metrics.service';
 import { registerRateLimits } from './security/rate-limits';
+import { withAppUserTokenSecurity } from './security/app-user-token.guard';
 import type { AppConfig } from './config/app-config';
 
 /** Options for creating the Nest application: our JSON parser replaces Nest's (below). */
@@ -237,7 +238,7 @@ export function buildApiDocument(app: NestFastifyApplication, config: AppConfig)
   for (const tag of API_TAGS) {
     builder.addTag(tag.name, tag.description);
   }
-  const document = withBodyErrorResponses(SwaggerModule.createDocument(app, builder.build()));
+  const document = withAppUserTokenSecurity(withBodyErrorResponses(SwaggerModule.createDocument(app, builder.build())));
   // Only the tags with routes (a host may mount fewer features), still in working order.
   const used = new Set(Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap(tagsOf)));
   document.tags = document.tags?.filter((tag) => used.has(tag.name));

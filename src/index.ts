@@ -16,6 +16,9 @@ export type {
 // The host's FastifyAdapter options the routes need (paths with and without a trailing slash).
 export { ORCHESTRATION_FASTIFY_OPTIONS } from './common/fastify-options';
 
+// App-user tokens on the SDK state-machine routes (DESIGN §15): options of the built-in verifier, or the port of a host's own.
+export type { AppUserTokenOptions, AppUserTokenVerifier } from './security/app-user-tokens';
+
 // Cohorts (DESIGN §12).
 export { ALL_USERS_COHORT, AllUsersCohortProvider, COHORT_PROVIDER, InjectCohortProvider } from './cohorts/cohort-provider';
 export type { CohortProvider } from './cohorts/cohort-provider';

@@ -1,5 +1,6 @@
 import { CanActivate, FactoryProvider, Inject, ModuleMetadata, Type } from '@nestjs/common';
 import { AllUsersCohortProvider, CohortProvider } from './cohorts/cohort-provider';
+import { APP_USER_TOKEN_MODULE_OPTION_NAMES, appUserTokenOptionsProblem, AppUserTokenOptions, AppUserTokenVerifier } from './security/app-user-tokens';
 
 /** What a host (or the standalone app) sets when importing `CtaOrchestrationModule`. */
 export interface CtaOrchestrationOptions {
@@ -33,6 +34,14 @@ export interface CtaOrchestrationOptions {
   cohortProvider?: CohortProvider;
   /** Days an audit entry is kept (DESIGN §20); 0 keeps them forever. Default 0. */
   auditRetentionDays?: number;
+  /**
+   * Verify the app user's token on the SDK state-machine routes with jose (DESIGN §15): an HS256
+   * secret or a JWKS URL, issuer, audience, user claim. Default none: `auth-userid` is trusted
+   * (or the host's `sdkGuards` check it).
+   */
+  appUserTokens?: AppUserTokenOptions;
+  /** The host's own verifier of app-user tokens, instead of `appUserTokens`. */
+  appUserTokenVerifier?: AppUserTokenVerifier;
 }
 
 /**
@@ -56,8 +65,9 @@ export interface CtaOrchestrationAsyncOptions extends CtaOrchestrationRoutingOpt
 }
 
 /** The options with every default filled in; what services inject. */
-export type OrchestrationSettings = Required<Omit<CtaOrchestrationOptions, 'connectionName'>> &
-  Pick<CtaOrchestrationOptions, 'connectionName'>;
+type OptionalSettingNames = 'connectionName' | 'appUserTokens' | 'appUserTokenVerifier';
+export type OrchestrationSettings = Required<Omit<CtaOrchestrationOptions, OptionalSettingNames>> &
+  Pick<CtaOrchestrationOptions, OptionalSettingNames>;
 
 export type OrchestrationRouting = Required<Omit<CtaOrchestrationRoutingOptions, 'connectionName'>> &
   Pick<CtaOrchestrationRoutingOptions, 'connectionName'>;
@@ -78,7 +88,19 @@ export function resolveRouting(options: CtaOrchestrationRoutingOptions): Orchest
   };
 }
 
+/** App-user token options that cannot work stop the start, naming the option. */
+function checkAppUserTokens({ appUserTokens, appUserTokenVerifier }: CtaOrchestrationOptions): void {
+  if (appUserTokens !== undefined && appUserTokenVerifier !== undefined) {
+    throw new Error('CtaOrchestrationModule: appUserTokens and appUserTokenVerifier are both set; set one');
+  }
+  const problem = appUserTokens && appUserTokenOptionsProblem(appUserTokens, APP_USER_TOKEN_MODULE_OPTION_NAMES);
+  if (problem) {
+    throw new Error(`CtaOrchestrationModule: ${problem.name} ${problem.problem}`);
+  }
+}
+
 export function resolveSettings(options: CtaOrchestrationOptions): OrchestrationSettings {
+  checkAppUserTokens(options);
   return {
     ...resolveRouting(options),
     schedulerIntervalMs: options.schedulerIntervalMs ?? 10_000,
@@ -90,6 +112,8 @@ export function resolveSettings(options: CtaOrchestrationOptions): Orchestration
     ctaTimeHorizonDays: options.ctaTimeHorizonDays ?? 5 * 365,
     cohortProvider: options.cohortProvider ?? new AllUsersCohortProvider(),
     auditRetentionDays: options.auditRetentionDays ?? 0,
+    appUserTokens: options.appUserTokens,
+    appUserTokenVerifier: options.appUserTokenVerifier,
   };
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { API_CONTRACT_FILE, renderApiContract } from '../src/api-contract';
 import { API_TAGS, KEY_SCHEMES } from '../src/common/api-docs';
 import { ErrorCode, HTTP_STATUS_OF } from '../src/common/error-code';
+import { APP_USER_TOKEN_SCHEME } from '../src/security/app-user-token.guard';
 import { TestApp } from './harness';
 
 type Json = Record<string, any>;
@@ -146,7 +147,9 @@ describe('OpenAPI contract (openapi.json)', () => {
     expect(schemes['sdk-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key', description: expect.stringMatching(/^\*\*SDK key\*\*.*SDK_API_KEYS/) });
     for (const [name, operation] of moduleOperations()) {
       const expected = (name.includes(' /engine/') ? KEY_SCHEMES.admin : KEY_SCHEMES.sdk).map((scheme) => ({ [scheme]: [] }));
-      expect({ name, security: operation.security }).toEqual({ name, security: expected });
+      // Launch and delta take the app user's token beside the SDK key (issue 21).
+      const withToken = /state-machines/.test(name) ? [{ ...expected[0], [APP_USER_TOKEN_SCHEME]: [] }] : expected;
+      expect({ name, security: operation.security }).toEqual({ name, security: withToken });
     }
   });
 

@@ -141,7 +141,8 @@ eachDatabase('access control', (database) => {
     const document = (await api.get('/docs-json')).body;
     expect(Object.keys(document.components.securitySchemes)).toEqual(expect.arrayContaining(['admin-key', 'admin-key-bearer', 'sdk-key']));
     expect(document.paths['/engine/ctas'].get.security).toEqual([{ 'admin-key': [] }, { 'admin-key-bearer': [] }]);
-    expect(document.paths['/cta/active/state-machines'].post.security).toEqual([{ 'sdk-key': [] }]);
+    expect(document.paths['/cta/nudge/preview/{id}'].get.security).toEqual([{ 'sdk-key': [] }]);
+    expect(document.paths['/cta/active/state-machines'].post.security).toEqual([{ 'sdk-key': [], appUserToken: [] }]);
   });
 });
 

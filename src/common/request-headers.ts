@@ -69,12 +69,24 @@ export function parseSdkUserId(headers: Headers): string {
   if (!DECIMAL_INTEGER.test(value)) {
     throw invalidRequest("header 'auth-userid' must be a decimal integer");
   }
-  // Longer numbers are refused before BigInt parses them: a header may hold kilobytes of digits.
-  const userId = value.replace(/^-?0*/, '').length > MAX_LONG_DIGITS ? null : BigInt(value);
-  if (userId === null || userId < LONG_MIN || userId > LONG_MAX) {
+  const userId = canonicalLong(value);
+  if (userId === null) {
     throw invalidRequest("header 'auth-userid' does not fit a signed 64-bit integer");
   }
-  return userId.toString();
+  return userId;
+}
+
+/**
+ * A decimal integer that fits a signed 64-bit long, as its canonical decimal string
+ * (`042` → `42`); null for anything else. App users are compared in this form.
+ */
+export function canonicalLong(value: string): string | null {
+  if (!DECIMAL_INTEGER.test(value)) {
+    return null;
+  }
+  // Longer numbers are refused before BigInt parses them: a header may hold kilobytes of digits.
+  const long = value.replace(/^-?0*/, '').length > MAX_LONG_DIGITS ? null : BigInt(value);
+  return long === null || long < LONG_MIN || long > LONG_MAX ? null : long.toString();
 }
 
 /** `x-source` of event writes (DESIGN §9): the system that sent them, stored with the event. */

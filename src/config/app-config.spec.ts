@@ -33,6 +33,7 @@ describe('loadAppConfig', () => {
       ctaTimeHorizonDays: 1825,
       adminApiKeys: [],
       sdkApiKeys: [],
+      sdkAppUserTokens: null,
       shutdownTimeoutMs: 10_000,
       adminRateLimitPerMinute: 0,
       sdkRateLimitPerMinute: 0,
@@ -70,6 +71,11 @@ describe('loadAppConfig', () => {
       CTA_TIME_HORIZON_DAYS: '30',
       ADMIN_API_KEYS: 'a1,a2',
       SDK_API_KEYS: 's1',
+      SDK_JWT_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json',
+      SDK_JWT_ISSUER: 'https://auth.example.com',
+      SDK_JWT_AUDIENCE: 'ios-app, android-app',
+      SDK_JWT_USER_CLAIM: 'uid',
+      SDK_JWT_CACHE_MAX_TOKENS: '500',
       SHUTDOWN_TIMEOUT_MS: '500',
       RATE_LIMIT_ADMIN_PER_MINUTE: '600',
       RATE_LIMIT_SDK_PER_MINUTE: '60',
@@ -98,6 +104,13 @@ describe('loadAppConfig', () => {
         { name: 'key-2', role: 'admin', key: 'a2' },
       ],
       sdkApiKeys: ['s1'],
+      sdkAppUserTokens: {
+        jwksUrl: 'https://auth.example.com/.well-known/jwks.json',
+        issuer: ['https://auth.example.com'],
+        audience: ['ios-app', 'android-app'],
+        userClaim: 'uid',
+        maxCachedTokens: 500,
+      },
       shutdownTimeoutMs: 500,
       adminRateLimitPerMinute: 600,
       sdkRateLimitPerMinute: 60,
@@ -177,5 +190,23 @@ describe('loadAppConfig', () => {
       "Invalid configuration: ADMIN_API_KEYS entry 2 ('alice') has the unknown role 'owner'; roles are viewer, editor, publisher, admin",
     );
     expect(failure({ ADMIN_API_KEYS: 'alice:viewer:' }).message).toBe("Invalid configuration: ADMIN_API_KEYS entry 1 has an empty key; use 'name:role:key'");
+  });
+
+  it('takes the app-user token secret as given, untrimmed', () => {
+    expect(loadAppConfig({ SDK_JWT_SECRET: ' secret with spaces ' }).sdkAppUserTokens).toEqual({ secret: ' secret with spaces ' });
+  });
+
+  it.each([
+    [{ SDK_JWT_SECRET: 's', SDK_JWT_JWKS_URL: 'https://auth.example.com/jwks' }, 'SDK_JWT_SECRET and SDK_JWT_JWKS_URL are both set; set one (HS256 secret or RS256/ES256 key set)'],
+    [{ SDK_JWT_JWKS_URL: 'ftp://auth.example.com/jwks' }, "SDK_JWT_JWKS_URL must be an http(s) URL, got 'ftp://auth.example.com/jwks'"],
+    [{ SDK_JWT_JWKS_URL: 'auth.example.com/jwks' }, "SDK_JWT_JWKS_URL must be an http(s) URL, got 'auth.example.com/jwks'"],
+    [{ SDK_JWT_SECRET: '' }, 'SDK_JWT_SECRET is empty'],
+    [{ SDK_JWT_SECRET: '   ' }, 'SDK_JWT_SECRET is empty'],
+    [{ SDK_JWT_ISSUER: 'https://auth.example.com' }, 'SDK_JWT_ISSUER needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with'],
+    [{ SDK_JWT_USER_CLAIM: 'uid' }, 'SDK_JWT_USER_CLAIM needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with'],
+    [{ SDK_JWT_CACHE_MAX_TOKENS: '100' }, 'SDK_JWT_CACHE_MAX_TOKENS needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with'],
+    [{ SDK_JWT_SECRET: 's', SDK_JWT_CACHE_MAX_TOKENS: '0' }, "SDK_JWT_CACHE_MAX_TOKENS must be an integer from 1 to 9007199254740991, got '0'"],
+  ])('refuses app-user token settings that cannot work: %p', (env, message) => {
+    expect(failure(env).message).toBe(`Invalid configuration: ${message}`);
   });
 });

@@ -1,4 +1,5 @@
 import { AdminApiKey, parseAdminApiKeys } from '../security/admin-api-keys';
+import { appUserTokenOptionsProblem, AppUserTokenOptionNames, AppUserTokenOptions } from '../security/app-user-tokens';
 
 /**
  * The standalone service's configuration, read from the environment once at boot.
@@ -35,6 +36,8 @@ export interface AppConfig {
   adminApiKeys: AdminApiKey[];
   /** Keys required on SDK routes; empty = open. */
   sdkApiKeys: string[];
+  /** App-user tokens required on the SDK state-machine routes (SDK_JWT_*); null = `auth-userid` is trusted. */
+  sdkAppUserTokens: AppUserTokenOptions | null;
   /** How long a SIGTERM waits for in-flight requests before the process exits anyway. */
   shutdownTimeoutMs: number;
   /** Admin requests a minute per client IP; 0 = no limit. */
@@ -113,6 +116,38 @@ function dbUrl(env: Env): string | undefined {
   return value;
 }
 
+const SDK_JWT_VARIABLES: AppUserTokenOptionNames = {
+  secret: 'SDK_JWT_SECRET',
+  jwksUrl: 'SDK_JWT_JWKS_URL',
+  issuer: 'SDK_JWT_ISSUER',
+  audience: 'SDK_JWT_AUDIENCE',
+  userClaim: 'SDK_JWT_USER_CLAIM',
+  maxCachedTokens: 'SDK_JWT_CACHE_MAX_TOKENS',
+};
+
+/** SDK_JWT_*: null when none is set. The secret is taken as given (not trimmed); set but empty is an error. */
+function sdkAppUserTokens(env: Env): AppUserTokenOptions | null {
+  const listed = (name: string): string[] | undefined => (list(env, name).length > 0 ? list(env, name) : undefined);
+  const maxCachedTokens = read(env, SDK_JWT_VARIABLES.maxCachedTokens);
+  const options: AppUserTokenOptions = {
+    secret: env[SDK_JWT_VARIABLES.secret],
+    jwksUrl: read(env, SDK_JWT_VARIABLES.jwksUrl),
+    issuer: listed(SDK_JWT_VARIABLES.issuer),
+    audience: listed(SDK_JWT_VARIABLES.audience),
+    userClaim: read(env, SDK_JWT_VARIABLES.userClaim),
+    maxCachedTokens: maxCachedTokens === undefined ? undefined : integer(env, SDK_JWT_VARIABLES.maxCachedTokens, 0, 1),
+  };
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  if (Object.keys(given).length === 0) {
+    return null;
+  }
+  const problem = appUserTokenOptionsProblem(given, SDK_JWT_VARIABLES);
+  if (problem) {
+    throw new InvalidConfigError(problem.name, problem.problem);
+  }
+  return given;
+}
+
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -144,6 +179,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     ctaTimeHorizonDays: integer(env, 'CTA_TIME_HORIZON_DAYS', 5 * 365, 1),
     adminApiKeys: adminApiKeys(env),
     sdkApiKeys: list(env, 'SDK_API_KEYS'),
+    sdkAppUserTokens: sdkAppUserTokens(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     adminRateLimitPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 0, 0),
     sdkRateLimitPerMinute: integer(env, 'RATE_LIMIT_SDK_PER_MINUTE', 0, 0),

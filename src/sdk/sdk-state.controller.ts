@@ -13,6 +13,7 @@ import { EMPTY_LAUNCH_RESPONSE } from './sdk-catalogue';
 import { SdkStateService } from './sdk-state.service';
 import { parseSnapshotRequest } from './snapshot-request';
 import { TENANT_HEADER } from '../common/api-headers';
+import { RequireAppUserToken } from '../security/app-user-token.guard';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const DELTA_STORED = '{"data":true}';
@@ -123,7 +124,9 @@ const SDK_HEADERS = [
     name: 'auth-userid',
     required: true,
     example: FLOW_USER_ID,
-    description: 'the app user: a signed 64-bit decimal integer (the id the app knows the user by)',
+    description:
+        'the app user: a signed 64-bit decimal integer (the id the app knows the user by); with app-user tokens ' +
+        'configured, the user their token names',
   },
   {
     name: 'api_version',
@@ -156,6 +159,7 @@ export class SdkStateController {
   constructor(private readonly sdkState: SdkStateService) {}
 
   @Post('active/state-machines')
+  @RequireAppUserToken()
   @HttpCode(200)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
@@ -194,6 +198,7 @@ export class SdkStateController {
   }
 
   @Post('state-machines/snapshot/delta')
+  @RequireAppUserToken()
   @HttpCode(200)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({

@@ -1,0 +1,137 @@
+import { applyDecorators, CanActivate, ExecutionContext, FactoryProvider, Inject, Injectable, UseGuards } from '@nestjs/common';
+import { ApiForbiddenResponse, ApiSecurity, ApiServiceUnavailableResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Clock } from '../common/clock';
+import { DomainError } from '../common/domain-error';
+import { errorExamples, SERVICE_UNAVAILABLE_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../common/api-error-responses';
+import { ErrorEnvelopeDto } from '../common/envelope';
+import { ErrorCode } from '../common/error-code';
+import { SDK_KEY_SCHEME } from '../common/api-docs';
+import { canonicalLong, parseSdkUserId } from '../common/request-headers';
+import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
+import type { AppUserTokenVerifier } from './app-user-tokens';
+import { JoseAppUserTokenVerifier, KEY_SET_UNAVAILABLE_MESSAGE, TOKEN_EXPIRED_MESSAGE } from './jose-app-user-token-verifier';
+
+/** The verifier of the module: the host's own, the built-in one from `appUserTokens`, or none (tokens not checked). */
+export const APP_USER_TOKEN_VERIFIER = Symbol('APP_USER_TOKEN_VERIFIER');
+
+export const appUserTokenVerifierProvider: FactoryProvider<AppUserTokenVerifier | null> = {
+  provide: APP_USER_TOKEN_VERIFIER,
+  inject: [ORCHESTRATION_SETTINGS, Clock],
+  useFactory: (settings: OrchestrationSettings, clock: Clock) =>
+    settings.appUserTokenVerifier ?? (settings.appUserTokens ? new JoseAppUserTokenVerifier(settings.appUserTokens, clock) : null),
+};
+
+/** Name of the app-user token's security scheme in the OpenAPI document. */
+export const APP_USER_TOKEN_SCHEME = 'appUserToken';
+
+const BEARER = /^Bearer +(\S+)$/i;
+const TOKEN_REQUIRED_MESSAGE = "the app user's token is required in Authorization: Bearer <token>";
+const ANOTHER_USERS_TOKEN_MESSAGE = "the app-user token is another user's: its user is not the auth-userid";
+
+/** A signed 64-bit user id from a token, canonical as `auth-userid` is; null when it is none. */
+function canonicalUserId(userId: string | number | bigint): string | null {
+  if (typeof userId === 'number') {
+    // JSON numbers beyond 2^53 arrive rounded: such an id cannot be compared exactly.
+    return Number.isSafeInteger(userId) ? String(userId) : null;
+  }
+  return canonicalLong(String(userId));
+}
+
+/**
+ * DESIGN §15 "App users (SDK)": when a verifier is configured, the request's
+ * `Authorization: Bearer <token>` must be a valid app-user token (else 401) naming the user
+ * of `auth-userid` (else 403). Runs after the mount's guards (the SDK API key in `x-api-key`).
+ */
+@Injectable()
+export class AppUserTokenGuard implements CanActivate {
+  constructor(@Inject(APP_USER_TOKEN_VERIFIER) private readonly verifier: AppUserTokenVerifier | null) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.verifier === null) {
+      return true;
+    }
+    return this.admits(this.verifier, context.switchToHttp().getRequest<FastifyRequest>().headers);
+  }
+
+  private async admits(verifier: AppUserTokenVerifier, headers: FastifyRequest['headers']): Promise<boolean> {
+    const authorization = headers.authorization;
+    const token = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined;
+    if (token === undefined) {
+      throw new DomainError(ErrorCode.UNAUTHORIZED, TOKEN_REQUIRED_MESSAGE);
+    }
+    const tokenUserId = await verifier.userIdOf(token);
+    if (tokenUserId === null) {
+      throw new DomainError(ErrorCode.UNAUTHORIZED, 'the app-user token is not valid');
+    }
+    const userId = parseSdkUserId(headers);
+    if (canonicalUserId(tokenUserId) !== userId) {
+      throw new DomainError(ErrorCode.FORBIDDEN, ANOTHER_USERS_TOKEN_MESSAGE);
+    }
+    return true;
+  }
+}
+
+/**
+ * Requires the app user's token (when the module verifies them) on an SDK route, and documents
+ * it: the `appUserToken` scheme (with the SDK key in x-api-key when keys are configured), 401, 403, 503.
+ */
+export const RequireAppUserToken = (): MethodDecorator =>
+  applyDecorators(
+    UseGuards(AppUserTokenGuard),
+    ApiSecurity(APP_USER_TOKEN_SCHEME),
+    ApiUnauthorizedResponse({
+      type: ErrorEnvelopeDto,
+      description:
+        'UNAUTHORIZED: app-user tokens are configured and Authorization: Bearer <token> is missing, malformed, badly signed, ' +
+        'expired or unsigned (alg none); or SDK keys are configured and x-api-key holds none',
+      examples: errorExamples([[ErrorCode.UNAUTHORIZED, TOKEN_REQUIRED_MESSAGE], [ErrorCode.UNAUTHORIZED, TOKEN_EXPIRED_MESSAGE], UNAUTHORIZED_EXAMPLE]),
+    }),
+    ApiForbiddenResponse({
+      type: ErrorEnvelopeDto,
+      description: 'FORBIDDEN: the app-user token is valid but names another user than auth-userid',
+      examples: errorExamples([[ErrorCode.FORBIDDEN, ANOTHER_USERS_TOKEN_MESSAGE]]),
+    }),
+    ApiServiceUnavailableResponse({
+      type: ErrorEnvelopeDto,
+      headers: { 'retry-after': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } },
+      description:
+        'SERVICE_UNAVAILABLE: the database is unreachable, or the key set of app-user tokens (SDK_JWT_JWKS_URL) is and the ' +
+        "token's key is not held; retry after Retry-After seconds",
+      examples: errorExamples([SERVICE_UNAVAILABLE_EXAMPLE, [ErrorCode.SERVICE_UNAVAILABLE, KEY_SET_UNAVAILABLE_MESSAGE]]),
+    }),
+  );
+
+/**
+ * Adds the `appUserToken` scheme, and sets the requirement of the operations marked by
+ * `RequireAppUserToken` to the token together with the SDK key in x-api-key. (Swagger appends
+ * the method's requirement to the mount's, which would read "the key or the token"; on these
+ * routes the bearer is the app user's token and the key must come in x-api-key beside it.)
+ */
+export function withAppUserTokenSecurity(document: OpenAPIObject): OpenAPIObject {
+  document.components = {
+    ...document.components,
+    securitySchemes: {
+      ...document.components?.securitySchemes,
+      [APP_USER_TOKEN_SCHEME]: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          "**App-user token** for the SDK's launch and delta: the app user's own token (a JWT: HS256 with SDK_JWT_SECRET, RS256/ES256 " +
+          'from SDK_JWT_JWKS_URL) as Authorization: Bearer <token>, whose user claim (SDK_JWT_USER_CLAIM, default sub) is the ' +
+          'auth-userid. Needed only when the service runs with SDK_JWT_SECRET or SDK_JWT_JWKS_URL.',
+      },
+    },
+  };
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations)) {
+      const security = operation && typeof operation === 'object' && 'security' in operation ? operation.security : undefined;
+      if (Array.isArray(security) && security.some((requirement) => APP_USER_TOKEN_SCHEME in requirement)) {
+        operation.security = [{ [APP_USER_TOKEN_SCHEME]: [], [SDK_KEY_SCHEME]: [] }];
+      }
+    }
+  }
+  return document;
+}
