@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const jose = require('jose');
-const { openDatabase, seedTenant, storedMachineKeys, STATE_MACHINE_TTL } = require('./seed');
+const { openDatabase, seedTenant, seedCohorts, storedMachineKeys, STATE_MACHINE_TTL } = require('./seed');
 const { benchInstances } = require('./instances');
 
 const ROOT = path.join(__dirname, '..');
@@ -31,6 +31,24 @@ const MERGE_CONNECTIONS = 50;
 const LIST_CONNECTIONS = 10;
 const SMALL = { tenantId: 'bench-small', firstId: 1, extraCtas: 0, users: 100 };
 const LARGE = { tenantId: 'bench-large', firstId: 1001, extraCtas: 10_000, users: 100_000 };
+/** Like SMALL, but its 20 CTAs name 10 static cohorts of 100,000 members and 5 rule cohorts (DESIGN §12). */
+const COHORTS = {
+  tenantId: 'bench-cohorts',
+  firstId: 20_001,
+  extraCtas: 0,
+  users: 100,
+  eligibility: (index) => ({ includes: [`static-${index % 10}`, `rule-${index % 5}`], excludes: [] }),
+};
+const COHORT_MEMBERS = 100_000;
+const RULE_COHORTS = [
+  { all: [{ attribute: 'appVersion', op: 'semverLt', value: '6.0' }] },
+  { all: [{ attribute: 'packageName', op: 'eq', value: 'com.example.app' }, { bucket: { from: 0, to: 10 } }] },
+  { any: [{ attribute: 'hotpatchVersion', op: 'in', values: ['v1', 'v2'] }, { bucket: { from: 0, to: 50, salt: 'half' } }] },
+  { all: [{ cohort: 'static-0' }, { attribute: 'appVersion', op: 'semverGte', value: '5.0' }] },
+  { all: [{ attribute: 'packageName', op: 'notIn', values: ['com.other.app'] }, { any: [{ attribute: 'appVersion', op: 'semverEq', value: '5.2' }] }] },
+];
+/** The member upload measured: this many ids as one CSV. */
+const UPLOAD_IDS = 1_000_000;
 const MERGE_USERS = 500;
 const FIRST_USER = 1_000_000_000;
 const LAUNCH_PATH = '/cta/active/state-machines/';
@@ -306,6 +324,21 @@ async function launchBytes(base, tenantId, token) {
   return body;
 }
 
+/** One PUT of UPLOAD_IDS ids as text/csv to a new static cohort, timed end to end. */
+async function measureUpload(base) {
+  const headers = { 'x-tenant-id': 'bench-upload', user: 'bench@example.com' };
+  const created = await fetch(`${base}/engine/cohorts`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'upload', kind: 'static' }) });
+  if (created.status !== 200) throw new Error(`cohort create answered ${created.status}`);
+  const csv = `userId\n${Array.from({ length: UPLOAD_IDS }, (_, index) => String(FIRST_USER + 7 * index)).join('\n')}\n`;
+  const started = Date.now();
+  const response = await fetch(`${base}/engine/cohorts/upload/members`, { method: 'PUT', headers: { ...headers, 'content-type': 'text/csv' }, body: csv });
+  const seconds = (Date.now() - started) / 1000;
+  const answer = await response.json();
+  if (response.status !== 200 || answer.data.memberCount !== UPLOAD_IDS) throw new Error(`upload answered ${response.status}: ${JSON.stringify(answer)}`);
+  console.log(`  cohort upload: ${UPLOAD_IDS} ids (${(csv.length / 1e6).toFixed(1)} MB CSV) in ${seconds.toFixed(1)} s`);
+  return { name: `cohort upload (PUT ${UPLOAD_IDS.toLocaleString('en')} ids as CSV)`, seconds, bytes: csv.length };
+}
+
 async function benchDatabase(kind, results) {
   console.log(`\n${kind}: seeding`);
   const database = await prepareDatabase(kind);
@@ -315,6 +348,8 @@ async function benchDatabase(kind, results) {
   const started = Date.now();
   const smallIds = await seedTenant(db, { ...SMALL, now });
   await seedTenant(db, { ...LARGE, now });
+  await seedTenant(db, { ...COHORTS, now });
+  await seedCohorts(db, { tenantId: COHORTS.tenantId, firstId: 1, statics: 10, members: COHORT_MEMBERS, firstUser: FIRST_USER, rules: RULE_COHORTS, now });
   console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   // A fresh process, so nothing cached from before the seed and the statements are cold.
   await service.stop();
@@ -332,6 +367,7 @@ async function benchDatabase(kind, results) {
   try {
     await measure('warm-up', { ...launchOptions(service.base, SMALL.users, SMALL.tenantId), duration: 2 });
     rows.launch = await measure('launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service);
+    rows.launchCohorts = await measure('launch (20 CTAs naming 10 static cohorts of 100,000 and 5 rule cohorts)', launchOptions(service.base, COHORTS.users, COHORTS.tenantId), service);
     rows.launchLarge = await measure('launch (10,020 CTAs, 100,000 users)', launchOptions(service.base, LARGE.users, LARGE.tenantId));
     // Tokens against none, in interleaved rounds on services side by side, so that the load of a
     // shared machine drifting during the run weighs on all three alike.
@@ -367,6 +403,7 @@ async function benchDatabase(kind, results) {
     } else {
       console.log(`  CTA list not measured: GET /engine/ctas/ answered ${list.status}`);
     }
+    rows.cohortUpload = await measureUpload(service.base);
   } finally {
     await Promise.all([service.stop(), hs256Service.stop(), rs256Service.stop()]);
     await issuer.stop();
@@ -386,6 +423,10 @@ function printTable(results, ceiling, floor) {
   lines.push(`| — | ${floor.name} (framework floor) | ${floor.connections} | ${floor.requestsPerSecond} | ${floor.p50Ms} | ${floor.p99Ms} | ${floorRatio}% |`);
   for (const [kind, { rows }] of Object.entries(results)) {
     for (const row of Object.values(rows)) {
+      if (row.seconds !== undefined) {
+        lines.push(`| ${kind} | ${row.name}: ${row.seconds.toFixed(1)} s | | | | | |`);
+        continue;
+      }
       const ratio = row.name.startsWith('launch') ? `${Math.round((100 * row.requestsPerSecond) / ceiling.requestsPerSecond)}%` : '';
       const extra = row.lostUpdates !== undefined ? ` (${row.acknowledged} acknowledged, ${row.lostUpdates} lost)` : '';
       lines.push(`| ${kind} | ${row.name}${extra} | ${row.connections} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${ratio} |`);
@@ -419,6 +460,9 @@ function targets(results, ceiling) {
     check(`${kind}: no lost merges`, result.rows.merge.lostUpdates === 0, `${result.rows.merge.lostUpdates} lost`);
     const slower = 1 - result.rows.launchLarge.requestsPerSecond / result.rows.launch.requestsPerSecond;
     check(`${kind}: large tenant launch within 15%`, slower <= 0.15, `${Math.round(100 * slower)}% slower`);
+    const cohortsSlower = 1 - result.rows.launchCohorts.requestsPerSecond / result.rows.launch.requestsPerSecond;
+    check(`${kind}: launch with cohorts within 15% of the plain launch`, cohortsSlower <= 0.15, `${Math.round(100 * cohortsSlower)}% slower`);
+    check(`${kind}: 1,000,000-id upload under a minute`, result.rows.cohortUpload.seconds < 60, `${result.rows.cohortUpload.seconds.toFixed(1)} s`);
   }
   return checks;
 }

@@ -18,8 +18,9 @@ const STATE_MACHINE_TTL = 7 * 24 * 3600 * 1000;
 const CTAS_WITH_STATE = 5;
 
 /** A realistic rule: the example's, with its priority, a window and an extra transition varied per CTA. */
-function ruleFor(index) {
+function ruleFor(index, eligibility) {
   const rule = JSON.parse(JSON.stringify(exampleCta.rule));
+  if (eligibility) rule.cohortEligibility = eligibility(index);
   rule.priority = (index * 7) % 11;
   rule.stateMachineTTL = STATE_MACHINE_TTL;
   rule.frequency.window.value = 1 + (index % 7);
@@ -75,18 +76,18 @@ async function insertRows(db, table, columns, rows, batchSize = 500) {
 
 const CTA_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'team', 'status', 'start_time', 'end_time', 'rule', 'is_test', 'expires_at', 'created_at', 'created_by', 'last_updated_at', 'last_updated_by'];
 
-function ctaRow(id, tenantId, index, status, now) {
-  return [id, tenantId, `${tenantId}-cta-${index}`, 'benchmark CTA', TEAMS[index % TEAMS.length], status, status === 'live' ? now - 3600_000 : null, null, JSON.stringify(ruleFor(index)), 0, null, now, 'bench@example.com', null, null];
+function ctaRow(id, tenantId, index, status, now, eligibility) {
+  return [id, tenantId, `${tenantId}-cta-${index}`, 'benchmark CTA', TEAMS[index % TEAMS.length], status, status === 'live' ? now - 3600_000 : null, null, JSON.stringify(ruleFor(index, eligibility)), 0, null, now, 'bench@example.com', null, null];
 }
 
 /**
  * One tenant: 20 live CTAs linked to 3 behaviour tags, `extraCtas` non-live CTAs, and
  * `users` users with state for 5 CTAs. CTA ids start at `firstId`. Answers the live ids.
  */
-async function seedTenant(db, { tenantId, firstId, extraCtas, users, now }) {
+async function seedTenant(db, { tenantId, firstId, extraCtas, users, now, eligibility }) {
   const liveIds = Array.from({ length: LIVE_CTAS }, (_, index) => firstId + index);
   await db.transaction(async () => {
-    const ctas = liveIds.map((id, index) => ctaRow(id, tenantId, index, 'live', now));
+    const ctas = liveIds.map((id, index) => ctaRow(id, tenantId, index, 'live', now, eligibility));
     for (let index = 0; index < extraCtas; index++) {
       ctas.push(ctaRow(firstId + LIVE_CTAS + index, tenantId, LIVE_CTAS + index, NON_LIVE_STATUSES[index % NON_LIVE_STATUSES.length], now));
     }
@@ -139,6 +140,27 @@ function userStateDocument(ctaIds, tagOf, now) {
   return serializeUserState(state);
 }
 
+const COHORT_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'kind', 'rule', 'generation', 'next_generation', 'member_count', 'created_at', 'created_by', 'last_updated_at', 'last_updated_by'];
+
+/**
+ * Cohorts of DESIGN §12 for a tenant: `statics` static cohorts of `members` members each
+ * (cohort k: users firstUser + 5k … firstUser + 5k + members - 1) and the rule cohorts given.
+ */
+async function seedCohorts(db, { tenantId, firstId, statics, members, firstUser, rules, now }) {
+  const rows = [];
+  for (let k = 0; k < statics; k++) rows.push([firstId + k, tenantId, `static-${k}`, null, 'static', null, 1, 2, members, now, 'bench@example.com', null, null]);
+  rules.forEach((rule, k) => rows.push([firstId + statics + k, tenantId, `rule-${k}`, null, 'rule', JSON.stringify(rule), 1, 2, 0, now, 'bench@example.com', null, null]));
+  await insertRows(db, 'cohorts', COHORT_COLUMNS, rows);
+  for (let k = 0; k < statics; k++) {
+    for (let start = 0; start < members; start += 20_000) {
+      await db.transaction(async () => {
+        const batch = Array.from({ length: Math.min(20_000, members - start) }, (_, j) => [tenantId, firstId + k, 1, String(firstUser + 5 * k + start + j)]);
+        await insertRows(db, 'cohort_members', ['tenant_id', 'cohort_id', 'generation', 'user_id'], batch, 1000);
+      });
+    }
+  }
+}
+
 /** Stored state machines per user (for the lost-update check after the merge run). */
 async function storedMachineKeys(db, tenantId, ctaId) {
   const rows = await db.all('SELECT user_id, state FROM sdk_user_states WHERE tenant_id = ?', [tenantId]);
@@ -152,4 +174,4 @@ async function storedMachineKeys(db, tenantId, ctaId) {
   return keys;
 }
 
-module.exports = { openDatabase, seedTenant, storedMachineKeys, STATE_MACHINE_TTL };
+module.exports = { openDatabase, seedTenant, seedCohorts, storedMachineKeys, STATE_MACHINE_TTL };

@@ -60,7 +60,7 @@ describe('CtaOrchestrationModule.forRootAsync', () => {
         ctaTimeHorizonDays: 5 * 365,
       });
       expect(moduleRef.get(COHORT_PROVIDER)).toBe(moduleRef.get(HostCohorts));
-      await expect(moduleRef.get<CohortProvider>(COHORT_PROVIDER).cohortsOf('t1', '7')).resolves.toEqual(['all', 'host-7']);
+      await expect(moduleRef.get<CohortProvider>(COHORT_PROVIDER).cohortsOf('t1', '7', {})).resolves.toEqual(['all', 'host-7']);
       // The module works on the host's connection, not one of its own.
       expect(moduleRef.get(ORCHESTRATION_DATA_SOURCE)).toBe(moduleRef.get(getDataSourceToken('host')));
     } finally {

@@ -3,6 +3,8 @@ import { AuditController } from './audit/audit.controller';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
+import { CohortsController } from './cohorts/cohorts.controller';
+import { CohortsModule } from './cohorts/cohorts.module';
 import { CtaStatusController } from './cta-status/cta-status.controller';
 import { CtaStatusModule } from './cta-status/cta-status.module';
 import { CtaFiltersController, CtasController } from './ctas/ctas.controller';
@@ -29,13 +31,14 @@ import { SdkModule } from './sdk/sdk.module';
 import { AppUserTokenGuard, appUserTokenVerifierProvider } from './security/app-user-token.guard';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
-const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, EventsModule, NudgePreviewModule, SdkModule];
+const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, CohortsModule, EventsModule, NudgePreviewModule, SdkModule];
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
   CtaStatusController,
   TestCtasController,
   BehaviourTagsController,
+  CohortsController,
   EventsController,
   NudgePreviewAdminController,
   AuditController,

@@ -10,6 +10,8 @@ import { Logger } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { APP_LOGGER, logAccess } from './common/app-logger';
 import { AppModule } from './app.module';
+import { withCsvMemberBodies } from './cohorts/cohorts.controller';
+import { registerMemberUploads } from './cohorts/member-uploads';
 import { errorEnvelope } from './common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from './common/error-code';
 import { withBodyErrorResponses } from './common/api-error-responses';
@@ -143,6 +145,7 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
     methods: CORS_METHODS,
   });
   useJsonBodiesOnly(app);
+  registerMemberUploads(fastify, config.cohortUploadLimitBytes);
   const metrics = app.get(MetricsService);
   const logger = app.get<PinoLogger>(APP_LOGGER);
   const isSdkRoute = underPrefix(config.sdkPrefix);
@@ -238,7 +241,7 @@ export function buildApiDocument(app: NestFastifyApplication, config: AppConfig)
   for (const tag of API_TAGS) {
     builder.addTag(tag.name, tag.description);
   }
-  const document = withAppUserTokenSecurity(withBodyErrorResponses(SwaggerModule.createDocument(app, builder.build())));
+  const document = withCsvMemberBodies(withAppUserTokenSecurity(withBodyErrorResponses(SwaggerModule.createDocument(app, builder.build()))));
   // Only the tags with routes (a host may mount fewer features), still in working order.
   const used = new Set(Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap(tagsOf)));
   document.tags = document.tags?.filter((tag) => used.has(tag.name));

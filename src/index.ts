@@ -21,7 +21,11 @@ export type { AppUserTokenOptions, AppUserTokenVerifier } from './security/app-u
 
 // Cohorts (DESIGN §12).
 export { ALL_USERS_COHORT, AllUsersCohortProvider, COHORT_PROVIDER, InjectCohortProvider } from './cohorts/cohort-provider';
-export type { CohortProvider } from './cohorts/cohort-provider';
+export type { CohortClient, CohortProvider } from './cohorts/cohort-provider';
+// Member uploads as CSV streams: a host registers the parser on its Fastify instance before `app.init()`.
+export { DEFAULT_COHORT_UPLOAD_LIMIT_BYTES, registerMemberUploads } from './cohorts/member-uploads';
+export type { CohortRecord } from './cohorts/cohort-record';
+export type { CohortCondition, CohortKind, CohortRule } from './cohorts/cohort-rule';
 
 // Schema: register the entities on the host's connection, run the migrations with the host's own.
 export { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './database/orchestration-schema';
@@ -29,6 +33,9 @@ export { ORCHESTRATION_MYSQL_OPTIONS } from './database/database-options';
 export { BehaviourTagCtaEntity } from './behaviour-tags/behaviour-tag-cta.entity';
 export { BehaviourTagEntity } from './behaviour-tags/behaviour-tag.entity';
 export { CatalogueRevisionEntity } from './catalogue/catalogue-revision.entity';
+export { CohortEntity } from './cohorts/cohort.entity';
+export { CohortMemberEntity } from './cohorts/cohort-member.entity';
+export { CtaCohortEntity } from './cohorts/cta-cohort.entity';
 export { CtaTagEntity } from './ctas/cta-tag.entity';
 export { CtaTestUserEntity } from './ctas/cta-test-user.entity';
 export { CtaEntity } from './ctas/cta.entity';
@@ -39,6 +46,7 @@ export { UserStateEntity } from './sdk/user-state.entity';
 // Request and response bodies.
 export * from './behaviour-tags/dto/behaviour-tag-body.dto';
 export * from './behaviour-tags/dto/behaviour-tag-record.dto';
+export * from './cohorts/dto/cohort-body.dto';
 export * from './ctas/dto/cta-body.dto';
 export * from './ctas/dto/list-ctas-query.dto';
 export * from './ctas/dto/test-cta-body.dto';

@@ -132,4 +132,23 @@ eachDatabase('Example gateway hosting the module', (database) => {
     expect(await launchedIds('7')).toEqual([everyone, freeOnly].sort());
     expect(await launchedIds('8')).toEqual([everyone, premiumOnly].sort());
   });
+
+  it('joins the provider’s cohorts with its own static and rule cohorts, and takes CSV uploads', async () => {
+    expect((await api.post(`${ADMIN}/cohorts`, { name: 'testers', kind: 'static' }, admin())).status).toBe(200);
+    const upload = await api.request('PUT', `${ADMIN}/cohorts/testers/members`, { body: 'userId\n8\n9\n', headers: admin({ 'content-type': 'text/csv' }) });
+    expect(upload.body).toEqual({ data: { added: 2, removed: 0, memberCount: 2 } });
+    // The gateway's Fastify parses text/plain itself: the route reads that string.
+    const plain = await api.request('POST', `${ADMIN}/cohorts/testers/members`, { body: '9\n10\n', headers: admin({ 'content-type': 'text/plain' }) });
+    expect(plain.body).toEqual({ data: { added: 1, removed: 0, memberCount: 3 } });
+    expect((await api.post(`${ADMIN}/cohorts`, { name: 'app-5', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverGte', value: '5' }] } }, admin())).status).toBe(200);
+    const premiumTesters = await liveCta({ includes: [PREMIUM_COHORT], excludes: ['testers'] });
+    const testersOnApp5 = await liveCta({ includes: ['testers'], excludes: [PREMIUM_COHORT] });
+    const app5 = await liveCta({ includes: ['app-5'], excludes: [] });
+    await gatewayDataSource().getRepository(PremiumMemberEntity).insert([{ tenantId, userId: '7' }, { tenantId, userId: '8' }]);
+
+    expect(await launchedIds('7')).toEqual([premiumTesters, app5].sort());
+    expect(await launchedIds('8')).toEqual([app5]);
+    expect(await launchedIds('9')).toEqual([testersOnApp5, app5].sort());
+    expect(await launchedIds('10')).toEqual([testersOnApp5, app5].sort());
+  });
 });

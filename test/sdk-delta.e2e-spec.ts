@@ -4,7 +4,7 @@ import { parseSnapshotRequest } from '../src/sdk/snapshot-request';
 import { UserStateStore } from '../src/sdk/user-state.store';
 import { Clock } from '../src/common/clock';
 import { MetricsService } from '../src/metrics/metrics.service';
-import { AllUsersCohortProvider } from '../src/cohorts/cohort-provider';
+import { UserCohortsService } from '../src/cohorts/user-cohorts.service';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../src/orchestration-options';
 import { eachDatabase, errorBody, TestApp } from './harness';
 import { AdminCatalogue, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
@@ -228,7 +228,7 @@ eachDatabase('SDK snapshot delta', (database) => {
       api.service(UserStateStore),
       api.service(Clock),
       api.service(MetricsService),
-      new AllUsersCohortProvider(),
+      api.service(UserCohortsService),
       api.app.get<OrchestrationSettings>(ORCHESTRATION_SETTINGS, { strict: false }),
     );
     const instances = [api.service(SdkStateService), otherInstance];

@@ -2,7 +2,7 @@ import { AllUsersCohortProvider, isCohortEligible } from './cohort-provider';
 
 describe('AllUsersCohortProvider', () => {
   it('puts every user in the cohort all', async () => {
-    await expect(new AllUsersCohortProvider().cohortsOf('t1', '-9223372036854775808')).resolves.toEqual(['all']);
+    await expect(new AllUsersCohortProvider().cohortsOf('t1', '-9223372036854775808', {})).resolves.toEqual(['all']);
   });
 });
 

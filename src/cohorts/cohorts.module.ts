@@ -1,22 +1,32 @@
 import { Module } from '@nestjs/common';
+import { CatalogueModule } from '../catalogue/catalogue.module';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
-import { BuiltInCohortDirectory, COHORT_DIRECTORY } from './cohort-directory';
-import { AllUsersCohortProvider, COHORT_PROVIDER } from './cohort-provider';
+import { COHORT_DIRECTORY, TenantCohortDirectory } from './cohort-directory';
+import { CohortMembersService } from './cohort-members.service';
+import { CohortMembershipStore } from './cohort-membership.store';
+import { COHORT_PROVIDER } from './cohort-provider';
+import { CohortsService } from './cohorts.service';
+import { UserCohortsService } from './user-cohorts.service';
 
-/** Binds the `CohortProvider` port to the provider chosen in the module options, and the `CohortDirectory` to the tenant's cohorts. */
+/**
+ * Cohorts (DESIGN §12): the admin services (`CohortsController` is mounted under the admin
+ * prefix), the launch's cohort step, the `CohortProvider` port bound to the module option,
+ * and the `CohortDirectory` (the tenant's cohort names, for the validate endpoint's warnings).
+ */
 @Module({
+  imports: [CatalogueModule],
   providers: [
     {
       provide: COHORT_PROVIDER,
       useFactory: (settings: OrchestrationSettings) => settings.cohortProvider,
       inject: [ORCHESTRATION_SETTINGS],
     },
-    {
-      provide: COHORT_DIRECTORY,
-      useFactory: (settings: OrchestrationSettings) => new BuiltInCohortDirectory(!(settings.cohortProvider instanceof AllUsersCohortProvider)),
-      inject: [ORCHESTRATION_SETTINGS],
-    },
+    { provide: COHORT_DIRECTORY, useClass: TenantCohortDirectory },
+    CohortsService,
+    CohortMembersService,
+    CohortMembershipStore,
+    UserCohortsService,
   ],
-  exports: [COHORT_PROVIDER, COHORT_DIRECTORY],
+  exports: [COHORT_PROVIDER, COHORT_DIRECTORY, CohortsService, CohortMembersService, UserCohortsService],
 })
 export class CohortsModule {}

@@ -41,7 +41,9 @@ export const API_TAGS: readonly TagObject[] = [
   },
   {
     name: API_TAG.cohorts,
-    description: "Who a CTA is for: cohorts named in the rule's cohortEligibility (`all` is everyone).",
+    description:
+      "Who a CTA is for: cohorts named in the rule's cohortEligibility (`all` is everyone). Static cohorts are lists of user ids " +
+      '(JSON, or CSV uploads of up to a million ids); rule cohorts hold for launches by app version, package, hotpatch or a stable percentage of users.',
   },
   {
     name: API_TAG.events,

@@ -94,8 +94,9 @@ export function withBodyErrorResponses(document: OpenAPIObject): OpenAPIObject {
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations)) {
       if (operation && typeof operation === 'object' && 'requestBody' in operation && operation.requestBody) {
-        operation.responses['413'] = errorResponse('PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)', PAYLOAD_TOO_LARGE_EXAMPLE);
-        operation.responses['415'] = errorResponse('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json', UNSUPPORTED_MEDIA_TYPE_EXAMPLE);
+        // A route that documents its own (e.g. CSV uploads with their own limit) keeps it.
+        operation.responses['413'] ??= errorResponse('PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)', PAYLOAD_TOO_LARGE_EXAMPLE);
+        operation.responses['415'] ??= errorResponse('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json', UNSUPPORTED_MEDIA_TYPE_EXAMPLE);
       }
     }
   }

@@ -37,6 +37,7 @@ describe('loadAppConfig', () => {
       shutdownTimeoutMs: 10_000,
       adminRateLimitPerMinute: 0,
       sdkRateLimitPerMinute: 0,
+      cohortUploadLimitBytes: 268435456,
       auditRetentionDays: 0,
     });
   });
@@ -79,6 +80,7 @@ describe('loadAppConfig', () => {
       SHUTDOWN_TIMEOUT_MS: '500',
       RATE_LIMIT_ADMIN_PER_MINUTE: '600',
       RATE_LIMIT_SDK_PER_MINUTE: '60',
+      COHORT_UPLOAD_LIMIT_BYTES: '1048576',
       AUDIT_RETENTION_DAYS: '90',
     });
     expect(config).toEqual({
@@ -114,6 +116,7 @@ describe('loadAppConfig', () => {
       shutdownTimeoutMs: 500,
       adminRateLimitPerMinute: 600,
       sdkRateLimitPerMinute: 60,
+      cohortUploadLimitBytes: 1048576,
       auditRetentionDays: 90,
     });
   });
@@ -151,6 +154,7 @@ describe('loadAppConfig', () => {
     ['SHUTDOWN_TIMEOUT_MS', 'x'],
     ['RATE_LIMIT_ADMIN_PER_MINUTE', '-1'],
     ['RATE_LIMIT_SDK_PER_MINUTE', 'many'],
+    ['COHORT_UPLOAD_LIMIT_BYTES', '100'],
     ['AUDIT_RETENTION_DAYS', '-1'],
     ['AUDIT_RETENTION_DAYS', '30d'],
     ['ADMIN_API_KEYS', 'alice:owner:k1'],

@@ -44,6 +44,8 @@ export interface AppConfig {
   adminRateLimitPerMinute: number;
   /** SDK requests a minute per (tenant, user); 0 = no limit. */
   sdkRateLimitPerMinute: number;
+  /** The largest CSV member upload, in bytes (DESIGN §12). */
+  cohortUploadLimitBytes: number;
   /** Days an audit entry is kept; 0 = forever. */
   auditRetentionDays: number;
 }
@@ -54,6 +56,8 @@ export class InvalidConfigError extends Error {
     this.name = 'InvalidConfigError';
   }
 }
+
+import { DEFAULT_COHORT_UPLOAD_LIMIT_BYTES } from '../cohorts/member-uploads';
 
 type Env = Readonly<Record<string, string | undefined>>;
 const PREFIX_PATTERN = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
@@ -183,6 +187,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     adminRateLimitPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 0, 0),
     sdkRateLimitPerMinute: integer(env, 'RATE_LIMIT_SDK_PER_MINUTE', 0, 0),
+    cohortUploadLimitBytes: integer(env, 'COHORT_UPLOAD_LIMIT_BYTES', DEFAULT_COHORT_UPLOAD_LIMIT_BYTES, 1024),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 0, 0, 100 * 365),
   };
 }

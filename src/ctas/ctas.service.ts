@@ -4,6 +4,7 @@ import { AuditLog } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock, describeInstant } from '../common/clock';
+import { writeCtaCohortLinks } from '../cohorts/cta-cohort-links';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
@@ -73,6 +74,7 @@ export class CtasService {
         });
         const id = Number(inserted.identifiers[0].id);
         await this.writeTags(manager, tenantId, id, fields.tags);
+        await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: false });
         await recordCtaChanges(this.audit, manager, origin, 'create', [{ id, tenantId, before: null }]);
         return id;
       });
@@ -151,6 +153,7 @@ export class CtasService {
       );
       await manager.delete(CtaTagEntity, { tenantId, ctaId: id });
       await this.writeTags(manager, tenantId, id, fields.tags);
+      await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: true });
       await recordCtaChanges(this.audit, manager, origin, action, [{ id, tenantId, before }]);
     });
   }

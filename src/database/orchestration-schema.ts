@@ -2,6 +2,9 @@ import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
 import { CatalogueRevisionEntity } from '../catalogue/catalogue-revision.entity';
+import { CohortMemberEntity } from '../cohorts/cohort-member.entity';
+import { CohortEntity } from '../cohorts/cohort.entity';
+import { CtaCohortEntity } from '../cohorts/cta-cohort.entity';
 import { CtaTagEntity } from '../ctas/cta-tag.entity';
 import { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
 import { CtaEntity } from '../ctas/cta.entity';
@@ -16,6 +19,7 @@ import { CreateEventDefinitions1767225600003 } from './migrations/1767225600003-
 import { CreateNudgePreviews1767225600004 } from './migrations/1767225600004-CreateNudgePreviews';
 import { CreateSdkUserStates1767225600600 } from './migrations/1767225600600-CreateSdkUserStates';
 import { CreatePeriodicJobLeases1767225601500 } from './migrations/1767225601500-CreatePeriodicJobLeases';
+import { CreateCohorts1767225601900 } from './migrations/1767225601900-CreateCohorts';
 import { CreateAuditEntries1767225602000 } from './migrations/1767225602000-CreateAuditEntries';
 
 /** Every entity of the service; a host registers them on its own connection. */
@@ -30,6 +34,9 @@ export const ORCHESTRATION_ENTITIES = [
   NudgePreviewEntity,
   UserStateEntity,
   PeriodicJobLeaseEntity,
+  CohortEntity,
+  CohortMemberEntity,
+  CtaCohortEntity,
   AuditEntryEntity,
 ];
 
@@ -42,5 +49,6 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreateNudgePreviews1767225600004,
   CreateSdkUserStates1767225600600,
   CreatePeriodicJobLeases1767225601500,
+  CreateCohorts1767225601900,
   CreateAuditEntries1767225602000,
 ];

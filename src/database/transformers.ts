@@ -14,3 +14,9 @@ export const booleanTransformer: ValueTransformer = {
   to: (value: unknown) => (value === undefined || value === null ? value : Boolean(value)),
   from: (value: number | boolean | null) => (value === null || value === undefined ? value : Boolean(value)),
 };
+
+/** A bigint column as a JS number (ids, counts, epoch ms: all within 2^53), whatever the driver hands over. */
+export const bigintTransformer: ValueTransformer = {
+  to: (value: unknown) => value,
+  from: (value: number | string | null) => (value === null || value === undefined ? value : Number(value)),
+};

@@ -14,7 +14,7 @@ function cacheWith(maxTenants = 10_000) {
   } as unknown as CatalogueRevisionService;
   const empty = { find: async () => [] } as unknown as Repository<never>;
   const settings = resolveSettings({ cacheRevalidateMs: 600_000, catalogueCacheMaxTenants: maxTenants });
-  const cache = new CatalogueCacheService(empty, empty, empty, empty, revisions, new Clock(), new MetricsService(), settings);
+  const cache = new CatalogueCacheService(empty, empty, empty, empty, empty, revisions, new Clock(), new MetricsService(), settings);
   return { cache, reads };
 }
 

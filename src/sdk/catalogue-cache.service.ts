@@ -7,6 +7,7 @@ import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entit
 import { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
+import { CohortEntity } from '../cohorts/cohort.entity';
 import { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
 import { CtaEntity } from '../ctas/cta.entity';
 import { MetricsService } from '../metrics/metrics.service';
@@ -60,6 +61,7 @@ export class CatalogueCacheService {
     @InjectRepository(CtaTestUserEntity) private readonly testUsers: Repository<CtaTestUserEntity>,
     @InjectRepository(BehaviourTagEntity) private readonly tags: Repository<BehaviourTagEntity>,
     @InjectRepository(BehaviourTagCtaEntity) private readonly tagLinks: Repository<BehaviourTagCtaEntity>,
+    @InjectRepository(CohortEntity) private readonly cohorts: Repository<CohortEntity>,
     private readonly revisions: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
@@ -175,13 +177,14 @@ export class CatalogueCacheService {
       where: { tenantId, status: In(CATALOGUE_STATUSES) },
     });
     const testCtaIds = ctas.filter((cta) => cta.isTest).map((cta) => cta.id);
-    const [testUsers, links, tags] = await Promise.all([
+    const [testUsers, links, tags, cohorts] = await Promise.all([
       testCtaIds.length === 0
         ? Promise.resolve([])
         : this.testUsers.find({ select: { userId: true, ctaId: true }, where: { tenantId, ctaId: In(testCtaIds) } }),
       this.tagLinks.find({ select: { ctaId: true, tagName: true }, where: { tenantId } }),
       this.tags.find({ select: { name: true, exposureRule: true, ctaRelation: true }, where: { tenantId } }),
+      this.cohorts.find({ select: { id: true, name: true, kind: true, rule: true }, where: { tenantId } }),
     ]);
-    return ctas.length === 0 && tags.length === 0 ? EMPTY_CATALOGUE : new TenantCatalogue(ctas, testUsers, links, tags);
+    return ctas.length === 0 && tags.length === 0 ? EMPTY_CATALOGUE : new TenantCatalogue(ctas, testUsers, links, tags, cohorts);
   }
 }

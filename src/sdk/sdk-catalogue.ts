@@ -1,6 +1,7 @@
 import type { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
 import type { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
 import { CohortEligibility, isCohortEligible } from '../cohorts/cohort-provider';
+import { CohortDefinitionRow, CohortTargeting } from '../cohorts/cohort-targeting';
 import type { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
 import type { CtaEntity } from '../ctas/cta.entity';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
@@ -127,8 +128,16 @@ export class TenantCatalogue implements StateCatalogue {
   private readonly tags = new Map<string, ServableTag>();
   /** User id → ids of the test CTAs that target the user. */
   private readonly testCtasByUser = new Map<string, Set<number>>();
+  /** The cohorts a launch evaluates: those the servable CTAs name (DESIGN §12). */
+  readonly cohortTargeting: CohortTargeting;
 
-  constructor(ctas: CatalogueCtaRow[], testUsers: Pick<CtaTestUserEntity, 'userId' | 'ctaId'>[], links: Pick<BehaviourTagCtaEntity, 'ctaId' | 'tagName'>[], tags: CatalogueTagRow[]) {
+  constructor(
+    ctas: CatalogueCtaRow[],
+    testUsers: Pick<CtaTestUserEntity, 'userId' | 'ctaId'>[],
+    links: Pick<BehaviourTagCtaEntity, 'ctaId' | 'tagName'>[],
+    tags: CatalogueTagRow[],
+    cohorts: CohortDefinitionRow[] = [],
+  ) {
     const tagOfCta = new Map(links.map((link) => [Number(link.ctaId), link.tagName]));
     const testCtaIds = new Set<number>();
     for (const cta of ctas) {
@@ -160,6 +169,10 @@ export class TenantCatalogue implements StateCatalogue {
       });
     }
     this.servable.sort((a, b) => b.priority - a.priority || a.id - b.id);
+    const namedCohorts = new Set(
+      this.servable.filter((cta) => !cta.isTest).flatMap((cta) => [...cta.eligibility.includes, ...cta.eligibility.excludes]),
+    );
+    this.cohortTargeting = new CohortTargeting(cohorts, namedCohorts);
     for (const { userId, ctaId } of testUsers) {
       if (!testCtaIds.has(Number(ctaId))) continue;
       let ids = this.testCtasByUser.get(userId);

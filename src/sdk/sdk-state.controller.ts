@@ -1,6 +1,7 @@
 import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { CohortClient } from '../cohorts/cohort-provider';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest } from '../common/api-error-responses';
 import { dataEnvelopeSchema } from '../common/envelope';
@@ -20,6 +21,15 @@ const DELTA_STORED = '{"data":true}';
 const DELTA_NOT_STORED = '{"data":false}';
 
 const supportsStateMachines = (client: ClientInfo): boolean => client.apiVersion !== null && client.apiVersion >= 1;
+
+/** The attributes rule cohorts and a host's cohort provider read (DESIGN §12); absent headers stay absent. */
+function cohortClientOf(client: ClientInfo): CohortClient {
+  const attributes: CohortClient = {};
+  if (client.appVersion !== null) attributes.appVersion = client.appVersion;
+  if (client.packageName !== null) attributes.packageName = client.packageName;
+  if (client.hotpatchVersion !== null) attributes.hotpatchVersion = client.hotpatchVersion;
+  return attributes;
+}
 
 const FLOW_CTA = String(FLOW_CTA_ID);
 const { cohortEligibility: _servedWithout, ...SERVED_RULE } = RULE_EXAMPLE;
@@ -136,9 +146,9 @@ const SDK_HEADERS = [
       'the SDK protocol version; send 1. Absent, not an integer or below 1 (older SDKs): the launch answers ' +
       '`{"data":{"ctas":null,"behaviourTags":null}}` and the delta `{"data":false}`, and nothing is stored',
   },
-  { name: 'app_version', required: false, description: 'informational (logged), e.g. 5.2.0' },
-  { name: 'package_name', required: false, description: 'informational (logged), e.g. com.example.shop' },
-  { name: 'hotpatch_version', required: false, description: 'informational (logged; also accepted as codepush_version)' },
+  { name: 'app_version', required: false, description: 'the app version, read by rule cohorts (appVersion), e.g. 5.2.0' },
+  { name: 'package_name', required: false, description: 'the app package, read by rule cohorts (packageName), e.g. com.example.shop' },
+  { name: 'hotpatch_version', required: false, description: 'read by rule cohorts (hotpatchVersion); also accepted as codepush_version' },
 ];
 
 const MALFORMED_SNAPSHOTS_EXAMPLE = [ErrorCode.INVALID_REQUEST, 'invalid request'] as const;
@@ -194,7 +204,7 @@ export class SdkStateController {
     if (!supportsStateMachines(client)) {
       return EMPTY_LAUNCH_RESPONSE;
     }
-    return this.sdkState.launch(tenantId, userId, parseSnapshotRequest(body));
+    return this.sdkState.launch(tenantId, userId, cohortClientOf(client), parseSnapshotRequest(body));
   }
 
   @Post('state-machines/snapshot/delta')

@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { CohortProvider, InjectCohortProvider } from '../cohorts/cohort-provider';
+import type { CohortClient } from '../cohorts/cohort-provider';
+import { UserCohortsService } from '../cohorts/user-cohorts.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { CatalogueCacheService } from './catalogue-cache.service';
 import { KeyedSerializer } from './keyed-serializer';
@@ -55,7 +56,7 @@ export class SdkStateService {
     private readonly store: UserStateStore,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
-    @InjectCohortProvider() private readonly cohortProvider: CohortProvider,
+    private readonly userCohorts: UserCohortsService,
     @InjectSettings() settings: OrchestrationSettings,
   ) {
     this.limits = { maxMachinesPerCta: settings.maxMachinesPerCta, maxUserStateBytes: settings.maxUserStateBytes };
@@ -70,16 +71,19 @@ export class SdkStateService {
   }
 
   /** The launch call, steps 2–6: the whole response body, UTF-8 JSON. */
-  async launch(tenantId: string, userId: string, request: SnapshotRequest): Promise<Buffer> {
+  async launch(tenantId: string, userId: string, client: CohortClient, request: SnapshotRequest): Promise<Buffer> {
     const mark = this.catalogueCache.freshnessMark();
     const cached = await this.catalogueCache.catalogueOf(tenantId);
     const [{ state, catalogue }, cohorts] = await Promise.all([
       request.ctas.length > 0 || request.behaviourTags.length > 0
         ? this.merge(tenantId, userId, request, cached, mark)
         : this.readPruned(tenantId, userId, cached, mark),
-      this.cohortProvider.cohortsOf(tenantId, userId),
+      // The eligibility step (DESIGN §12): the user's cohorts at this launch.
+      this.userCohorts.cohortsOf(tenantId, userId, client, cached.cohortTargeting),
     ]);
-    return catalogue.render(userId, cohorts, state, this.clock.now());
+    // A catalogue revalidated meanwhile may name other cohorts.
+    const userCohorts = catalogue === cached ? cohorts : await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargeting);
+    return catalogue.render(userId, userCohorts, state, this.clock.now());
   }
 
   /**

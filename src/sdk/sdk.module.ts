@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
 import { CatalogueModule } from '../catalogue/catalogue.module';
+import { CohortEntity } from '../cohorts/cohort.entity';
 import { CohortsModule } from '../cohorts/cohorts.module';
 import { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
 import { CtaEntity } from '../ctas/cta.entity';
@@ -14,7 +15,7 @@ import { userStateStoreProvider } from './user-state.store';
 @Module({
   imports: [CatalogueModule, CohortsModule],
   providers: [
-    ...orchestrationRepositories(CtaEntity, CtaTestUserEntity, BehaviourTagEntity, BehaviourTagCtaEntity),
+    ...orchestrationRepositories(CtaEntity, CtaTestUserEntity, BehaviourTagEntity, BehaviourTagCtaEntity, CohortEntity),
     userStateStoreProvider,
     CatalogueCacheService,
     SdkStateService,

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ORCHESTRATION_FASTIFY_OPTIONS } from 'cta-orchestration-service';
+import { ORCHESTRATION_FASTIFY_OPTIONS, registerMemberUploads } from 'cta-orchestration-service';
 import { GatewayConfig } from './gateway-config';
 import { GatewayModule } from './gateway.module';
 
@@ -11,6 +11,8 @@ export const createGatewayAdapter = (): FastifyAdapter => new FastifyAdapter({ .
 
 export function configureGateway(app: NestFastifyApplication): void {
   app.setGlobalPrefix(GATEWAY_GLOBAL_PREFIX);
+  // Cohort member uploads as CSV streams (before the routes are registered at init).
+  registerMemberUploads(app.getHttpAdapter().getInstance());
   app.enableShutdownHooks();
 }
 

@@ -1,0 +1,50 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintTransformer, jsonTransformer } from '../database/transformers';
+import type { CohortKind, CohortRule } from './cohort-rule';
+
+/**
+ * A cohort (DESIGN §12). A static cohort's members are the rows of `cohort_members`
+ * of its current `generation`; `next_generation` numbers the uploads in progress.
+ */
+@Entity({ name: 'cohorts' })
+@Index('uq_cohorts_tenant_name', ['tenantId', 'name'], { unique: true })
+export class CohortEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: number;
+
+  @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind: CohortKind;
+
+  @Column({ type: 'text', nullable: true, transformer: jsonTransformer })
+  rule: CohortRule | null;
+
+  @Column({ type: 'bigint', transformer: bigintTransformer })
+  generation: number;
+
+  @Column({ name: 'next_generation', type: 'bigint', transformer: bigintTransformer })
+  nextGeneration: number;
+
+  @Column({ name: 'member_count', type: 'bigint', transformer: bigintTransformer })
+  memberCount: number;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: bigintTransformer })
+  createdAt: number;
+
+  @Column({ name: 'created_by', type: 'varchar', length: 255 })
+  createdBy: string;
+
+  @Column({ name: 'last_updated_at', type: 'bigint', nullable: true, transformer: bigintTransformer })
+  lastUpdatedAt: number | null;
+
+  @Column({ name: 'last_updated_by', type: 'varchar', length: 255, nullable: true })
+  lastUpdatedBy: string | null;
+}

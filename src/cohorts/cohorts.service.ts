@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
+import { Clock } from '../common/clock';
+import { DomainError, invalidRequest } from '../common/domain-error';
+import { ErrorCode } from '../common/error-code';
+import { CtaEntity } from '../ctas/cta.entity';
+import { isDuplicateKeyError } from '../database/duplicate-key';
+import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { CohortMembersService } from './cohort-members.service';
+import { cohortNameProblem } from './cohort-name';
+import { CohortRecord, toCohortRecord } from './cohort-record';
+import { checkCohortRule, CohortKind, CohortRule, cohortsNamedBy, COHORT_KINDS } from './cohort-rule';
+import { CohortEntity } from './cohort.entity';
+import { CtaCohortEntity } from './cta-cohort.entity';
+import type { CreateCohortDto, UpdateCohortDto } from './dto/cohort-body.dto';
+
+export const cohortNotFound = (name: string): DomainError => new DomainError(ErrorCode.COHORT_NOT_FOUND, `cohort '${name}' does not exist`);
+
+/** The statuses in which a CTA's cohorts must stay (DESIGN §12): devices run it, or will again. */
+const RUNNING_STATUSES = ['live', 'scheduled', 'paused'];
+const MAX_DESCRIPTION_LENGTH = 10_000;
+
+/**
+ * Cohort definitions (DESIGN §12): create, list, read, update, delete. Definitions are part
+ * of the tenant's catalogue, so each write bumps its revision (`CatalogueRevisionService.write`).
+ */
+@Injectable()
+export class CohortsService {
+  constructor(
+    @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
+    private readonly catalogue: CatalogueRevisionService,
+    private readonly members: CohortMembersService,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(tenantId: string, user: string, body: CreateCohortDto): Promise<CohortRecord> {
+    const problem = cohortNameProblem(body.name);
+    if (problem) throw invalidRequest(problem);
+    if (!COHORT_KINDS.includes(body.kind)) throw invalidRequest(`kind must be one of ${COHORT_KINDS.join(', ')}`);
+    this.checkDescription(body.description);
+    const now = this.clock.now();
+    try {
+      await this.catalogue.write(tenantId, async (manager) => {
+        const rule = await this.validRule(manager, tenantId, body.kind, body.rule, true);
+        await manager.insert(CohortEntity, {
+          tenantId,
+          name: body.name,
+          description: body.description ?? null,
+          kind: body.kind,
+          rule: rule as never,
+          generation: 1,
+          nextGeneration: 2,
+          memberCount: 0,
+          createdAt: now,
+          createdBy: user,
+          lastUpdatedAt: null,
+          lastUpdatedBy: null,
+        });
+      });
+    } catch (error) {
+      // The (tenant_id, name) key decides, also between two racing creates.
+      if (isDuplicateKeyError(error)) {
+        throw new DomainError(ErrorCode.COHORT_DUPLICATE_NAME, `a cohort named '${body.name}' already exists`);
+      }
+      throw error;
+    }
+    return this.get(tenantId, body.name);
+  }
+
+  async list(tenantId: string): Promise<CohortRecord[]> {
+    const [cohorts, links] = await Promise.all([
+      this.dataSource.manager.find(CohortEntity, { where: { tenantId }, order: { name: 'ASC' } }),
+      this.dataSource.manager.find(CtaCohortEntity, { where: { tenantId } }),
+    ]);
+    const usedBy = new Map<string, number[]>();
+    for (const link of links) {
+      const ids = usedBy.get(link.cohortName) ?? [];
+      ids.push(Number(link.ctaId));
+      usedBy.set(link.cohortName, ids);
+    }
+    return cohorts.map((cohort) => toCohortRecord(cohort, usedBy.get(cohort.name) ?? []));
+  }
+
+  async get(tenantId: string, name: string): Promise<CohortRecord> {
+    const cohort = await this.dataSource.manager.findOneBy(CohortEntity, { tenantId, name });
+    if (!cohort) throw cohortNotFound(name);
+    const links = await this.dataSource.manager.find(CtaCohortEntity, { where: { tenantId, cohortName: name } });
+    return toCohortRecord(cohort, links.map((link) => Number(link.ctaId)));
+  }
+
+  async update(tenantId: string, user: string, name: string, body: UpdateCohortDto): Promise<CohortRecord> {
+    const fixed = ['name', 'kind'].filter((key) => key in body);
+    if (fixed.length > 0) throw invalidRequest(`${fixed.join(' and ')} cannot be changed (delete the cohort and create it again)`);
+    this.checkDescription(body.description);
+    await this.catalogue.write(tenantId, async (manager) => {
+      const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
+      if (!cohort) throw cohortNotFound(name);
+      const rule = body.rule === undefined ? undefined : await this.validRule(manager, tenantId, cohort.kind, body.rule, false);
+      await manager.update(
+        CohortEntity,
+        { tenantId, id: cohort.id },
+        {
+          ...(body.description === undefined ? {} : { description: body.description }),
+          ...(rule === undefined ? {} : { rule: rule as never }),
+          lastUpdatedAt: this.clock.now(),
+          lastUpdatedBy: user,
+        },
+      );
+    });
+    return this.get(tenantId, name);
+  }
+
+  async delete(tenantId: string, name: string): Promise<void> {
+    const cohortId = await this.catalogue.write(tenantId, async (manager) => {
+      const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
+      if (!cohort) throw cohortNotFound(name);
+      const running = await manager
+        .createQueryBuilder(CtaCohortEntity, 'link')
+        .innerJoin(CtaEntity, 'cta', 'cta.id = link.ctaId AND cta.tenantId = link.tenantId')
+        .select('link.ctaId', 'id')
+        .where('link.tenantId = :tenantId AND link.cohortName = :name', { tenantId, name })
+        .andWhere('cta.status IN (:...statuses)', { statuses: RUNNING_STATUSES })
+        .orderBy('link.ctaId')
+        .getRawMany<{ id: number | string }>();
+      if (running.length > 0) {
+        throw new DomainError(
+          ErrorCode.COHORT_IN_USE,
+          `cohort '${name}' is named by live, scheduled or paused CTAs ${running.map((row) => row.id).join(', ')}; conclude, terminate or edit them first`,
+        );
+      }
+      const rules = await manager.find(CohortEntity, { select: { name: true, rule: true }, where: { tenantId, kind: 'rule' } });
+      const users = rules.filter((other) => other.rule && cohortsNamedBy(other.rule).includes(name)).map((other) => `'${other.name}'`);
+      if (users.length > 0) {
+        throw new DomainError(ErrorCode.COHORT_IN_USE, `cohort '${name}' is named by the rules of cohorts ${users.join(', ')}`);
+      }
+      await manager.delete(CohortEntity, { tenantId, id: cohort.id });
+      return cohort.id;
+    });
+    await this.members.purge(tenantId, cohortId);
+  }
+
+  private checkDescription(description: string | null | undefined): void {
+    if (typeof description === 'string' && description.length > MAX_DESCRIPTION_LENGTH) {
+      throw invalidRequest(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+    }
+  }
+
+  /** The rule to store: required for rule cohorts, refused for static ones; every problem named. */
+  private async validRule(manager: EntityManager, tenantId: string, kind: CohortKind, rule: unknown, creating: boolean): Promise<CohortRule | null> {
+    if (kind === 'static') {
+      if (rule !== undefined && rule !== null) throw invalidRequest('rule: static cohorts have no rule (their members are uploaded)');
+      return null;
+    }
+    if (rule === undefined || rule === null) {
+      throw invalidRequest(creating ? 'rule is required for rule cohorts' : 'rule: a rule cohort needs a rule');
+    }
+    const { problems, cohortNames } = checkCohortRule(rule);
+    if (cohortNames.length > 0 && problems.length < 20) {
+      const names = [...new Set(cohortNames.map((named) => named.name))];
+      const found = await manager.find(CohortEntity, { select: { name: true, kind: true }, where: { tenantId, name: In(names) } });
+      const kinds = new Map(found.map((cohort) => [cohort.name, cohort.kind]));
+      for (const { path, name } of cohortNames) {
+        if (kinds.get(name) !== 'static') {
+          problems.push(`${path}: ${JSON.stringify(name)} is not a static cohort of the tenant`);
+        }
+      }
+    }
+    if (problems.length > 0) throw invalidRequest(problems.slice(0, 20).join('; '));
+    return rule as CohortRule;
+  }
+}
