@@ -5,7 +5,7 @@ import type { AppConfig } from './config/app-config';
 import { CtaOrchestrationModule } from './cta-orchestration.module';
 import { dataSourceOptions } from './database/database-options';
 import { OperationsModule } from './operations/operations.module';
-import { ApiKeyGuard } from './security/api-key.guard';
+import { AdminKeyGuard, ApiKeyGuard } from './security/api-key.guard';
 import { APP_LOGGER, createAppLogger } from './common/app-logger';
 
 /** The standalone service: configuration, database, logs, health, and the orchestration module. */
@@ -37,7 +37,8 @@ export class AppModule {
           maxUserStateBytes: config.maxUserStateBytes,
           ctaTimeToleranceMs: config.ctaTimeToleranceMs,
           ctaTimeHorizonDays: config.ctaTimeHorizonDays,
-          adminGuards: config.adminApiKeys.length > 0 ? [new ApiKeyGuard(config.adminApiKeys)] : [],
+          auditRetentionDays: config.auditRetentionDays,
+          adminGuards: config.adminApiKeys.length > 0 ? [new AdminKeyGuard(config.adminApiKeys)] : [],
           sdkGuards: config.sdkApiKeys.length > 0 ? [new ApiKeyGuard(config.sdkApiKeys)] : [],
           appUserTokens: config.sdkAppUserTokens ?? undefined,
         }),

@@ -1,4 +1,5 @@
 import { DynamicModule, FactoryProvider, Module, Type } from '@nestjs/common';
+import { AuditController } from './audit/audit.controller';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
@@ -31,7 +32,7 @@ import { AppUserTokenGuard, appUserTokenVerifierProvider } from './security/app-
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
 const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, CohortsModule, EventsModule, NudgePreviewModule, SdkModule];
-const ADMIN_CONTROLLERS: Type[] = [
+export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
   CtaStatusController,
@@ -40,6 +41,7 @@ const ADMIN_CONTROLLERS: Type[] = [
   CohortsController,
   EventsController,
   NudgePreviewAdminController,
+  AuditController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 

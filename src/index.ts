@@ -64,5 +64,12 @@ export type { DataEnvelope, EmptyEnvelope, ErrorEnvelope, EventEnvelope } from '
 export { ErrorCode, HTTP_STATUS_OF } from './common/error-code';
 export { DomainError } from './common/domain-error';
 
+// Operator roles (DESIGN §15): the role each admin route needs, for a host's own guard; naming the operator in the audit history.
+export { ADMIN_ROLES, RequiresRole, requiredRoleOf, roleAllows } from './security/admin-roles';
+export type { AdminRole } from './security/admin-roles';
+export { setAuditActor } from './audit/change-origin';
+export { AuditEntryEntity } from './audit/audit-entry.entity';
+export type { AuditAction, AuditEntityType, AuditEntry, AuditPage } from './audit/audit.types';
+
 // Time: hosts and their tests may bind their own clock (e.g. `overrideProvider(Clock)`).
 export { Clock } from './common/clock';

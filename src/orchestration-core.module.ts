@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module, ModuleMetadata, Provider } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditLog } from './audit/audit-log.service';
 import { Clock } from './common/clock';
 import { PeriodicJobsService } from './common/periodic-jobs.service';
 import { orchestrationDataSourceProvider, ORCHESTRATION_DATA_SOURCE } from './database/orchestration-data-source';
@@ -9,7 +10,7 @@ import { TransactionRunner } from './database/transaction-runner';
 import { MetricsService } from './metrics/metrics.service';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from './orchestration-options';
 
-/** What every feature module needs: settings, clock, the module's DataSource and transactions, the job runner, metrics. */
+/** What every feature module needs: settings, clock, the module's DataSource and transactions, the job runner, metrics, the audit log. */
 @Global()
 @Module({})
 export class OrchestrationCoreModule {
@@ -34,6 +35,7 @@ export class OrchestrationCoreModule {
         PeriodicJobsService,
         MetricsService,
         TransactionRunner,
+        AuditLog,
       ],
       exports: [
         ORCHESTRATION_SETTINGS,
@@ -42,6 +44,7 @@ export class OrchestrationCoreModule {
         PeriodicJobsService,
         MetricsService,
         TransactionRunner,
+        AuditLog,
       ],
     };
   }

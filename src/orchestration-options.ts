@@ -32,6 +32,8 @@ export interface CtaOrchestrationOptions {
   ctaTimeHorizonDays?: number;
   /** Which cohorts an app user is in (DESIGN §12); default: every user is in `all`. */
   cohortProvider?: CohortProvider;
+  /** Days an audit entry is kept (DESIGN §20); 0 keeps them forever. Default 0. */
+  auditRetentionDays?: number;
   /**
    * Verify the app user's token on the SDK state-machine routes with jose (DESIGN §15): an HS256
    * secret or a JWKS URL, issuer, audience, user claim. Default none: `auth-userid` is trusted
@@ -109,6 +111,7 @@ export function resolveSettings(options: CtaOrchestrationOptions): Orchestration
     ctaTimeToleranceMs: options.ctaTimeToleranceMs ?? 2 * 60 * 1000,
     ctaTimeHorizonDays: options.ctaTimeHorizonDays ?? 5 * 365,
     cohortProvider: options.cohortProvider ?? new AllUsersCohortProvider(),
+    auditRetentionDays: options.auditRetentionDays ?? 0,
     appUserTokens: options.appUserTokens,
     appUserTokenVerifier: options.appUserTokenVerifier,
   };

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { Clock, CtaEntity, ORCHESTRATION_MIGRATIONS } from 'cta-orchestration-service';
 import type { DataSource } from 'typeorm';
-import { ADMIN_KEY_HEADER } from '../examples/gateway/src/admin-key.guard';
+import { ADMIN_KEY_HEADER, GATEWAY_OPERATOR } from '../examples/gateway/src/admin-key.guard';
 import { configureGateway, createGatewayAdapter } from '../examples/gateway/src/gateway-app';
 import { GATEWAY_CONNECTION } from '../examples/gateway/src/gateway-config';
 import { GatewayModule } from '../examples/gateway/src/gateway.module';
@@ -101,6 +101,15 @@ eachDatabase('Example gateway hosting the module', (database) => {
     expect(wrong).toMatchObject({ status: 401, body: errorBody('UNAUTHORIZED') });
     expect((await api.get(`${ADMIN}/ctas/`, admin())).status).toBe(200);
     expect((await api.post(LAUNCH, undefined, sdk('1'))).status).toBe(200);
+  });
+
+  it('records the operator the gateway’s guard names as the actor of the audit history', async () => {
+    const id = await liveCta({ includes: ['all'], excludes: [] });
+    const history = await api.get(`${ADMIN}/ctas/${id}/history`, admin());
+    expect(history.body.data.entries.map((entry: { action: string; actor: string }) => [entry.action, entry.actor])).toEqual([
+      ['live', GATEWAY_OPERATOR],
+      ['create', GATEWAY_OPERATOR],
+    ]);
   });
 
   it('answers the module’s error envelope on its routes without a global filter in the gateway', async () => {

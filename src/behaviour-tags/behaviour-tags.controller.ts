@@ -20,6 +20,8 @@ import { BehaviourTagsService } from './behaviour-tags.service';
 import { CreateBehaviourTagDto, UpdateBehaviourTagDto } from './dto/behaviour-tag-body.dto';
 import { BehaviourTagListDto, BehaviourTagListEnvelopeDto } from './dto/behaviour-tag-record.dto';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { ChangeOrigin } from '../audit/change-origin';
+import { RequiresRole } from '../security/admin-roles';
 
 /** The shared example tag, linking the CTA the create example makes on an empty database: any one shows, the rest hide. */
 const TAG_RULES_EXAMPLE = {
@@ -69,6 +71,7 @@ export class BehaviourTagsController {
 
   @Post()
   @HttpCode(200)
+  @RequiresRole('editor')
   @ApiOperation({
     summary: 'Create a behaviour tag',
     description: `Links the CTAs of linkedCtas to the new tag. Rules: ${LINK_RULES}; every linked CTA must be draft or paused.`,
@@ -93,13 +96,15 @@ export class BehaviourTagsController {
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
     @ValidBody(ErrorCode.CAMPAIGN_INVALID) body: CreateBehaviourTagDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EmptyEnvelope> {
-    await this.behaviourTags.create(tenantId, user, body);
+    await this.behaviourTags.create(tenantId, user, body, origin);
     return emptyEnvelope();
   }
 
   @Put(':behaviourTagName')
   @HttpCode(200)
+  @RequiresRole('editor')
   @ApiOperation({
     summary: 'Update a behaviour tag',
     description:
@@ -124,12 +129,14 @@ export class BehaviourTagsController {
     @OperatorUser() user: string,
     @Param('behaviourTagName') name: string,
     @ValidBody(ErrorCode.CAMPAIGN_INVALID) body: UpdateBehaviourTagDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EmptyEnvelope> {
-    await this.behaviourTags.update(tenantId, user, name, body);
+    await this.behaviourTags.update(tenantId, user, name, body, origin);
     return emptyEnvelope();
   }
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the behaviour tags of the tenant', description: 'Sorted by name; CTA ids are strings.' })
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { AuditLog } from '../audit/audit-log.service';
+import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
@@ -32,6 +34,20 @@ class LinkRaceLost extends Error {
 
 const byNumericId = (a: string, b: string): number => Number(a) - Number(b);
 
+/** A tag as the list (and the audit history) shows it; `linkedCtas` ascending. */
+const toTagRecord = (tag: BehaviourTagEntity, linkedCtas: string[]): BehaviourTagRecordDto => ({
+  name: tag.name,
+  description: tag.description,
+  createdAt: tag.createdAt,
+  createdBy: tag.createdBy,
+  lastUpdatedAt: tag.lastUpdatedAt,
+  lastUpdatedBy: tag.lastUpdatedBy,
+  exposureRule: tag.exposureRule,
+  ctaRelation: tag.ctaRelation,
+  linkedCtas,
+  tenantId: tag.tenantId,
+});
+
 /**
  * Behaviour tags (DESIGN §7). Each write is one transaction through
  * `CatalogueRevisionService.write`, so the SDK catalogue sees it at once.
@@ -50,9 +66,10 @@ export class BehaviourTagsService {
     @InjectRepository(BehaviourTagCtaEntity) private readonly links: Repository<BehaviourTagCtaEntity>,
     private readonly catalogue: CatalogueRevisionService,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
-  async create(tenantId: string, user: string, body: CreateBehaviourTagDto): Promise<void> {
+  async create(tenantId: string, user: string, body: CreateBehaviourTagDto, origin: ChangeOrigin): Promise<void> {
     const name = body.behaviourTagName;
     const definition = tagDefinition(body);
     await this.withLinkRaceReported(tenantId, name, () =>
@@ -81,11 +98,12 @@ export class BehaviourTagsService {
           throw isDuplicateKeyError(error) ? duplicateName(name) : error;
         }
         await this.insertLinks(manager, tenantId, name, definition.linkedCtas);
+        await this.recordChange(manager, tenantId, origin, name, 'create', null);
       }),
     );
   }
 
-  async update(tenantId: string, user: string, name: string, body: UpdateBehaviourTagDto): Promise<void> {
+  async update(tenantId: string, user: string, name: string, body: UpdateBehaviourTagDto, origin: ChangeOrigin): Promise<void> {
     if (body.behaviourTagName !== undefined && body.behaviourTagName !== name) {
       throw new DomainError(
         ErrorCode.CAMPAIGN_INVALID,
@@ -108,6 +126,7 @@ export class BehaviourTagsService {
         const before = (await manager.find(BehaviourTagCtaEntity, { where: { tenantId, tagName: name } })).map((link) =>
           String(link.ctaId),
         );
+        const recordBefore = toTagRecord(tag, [...before].sort(byNumericId));
         const after = definition.linkedCtas;
         const ctas = await this.lockCtas(manager, tenantId, [...new Set([...before, ...after])]);
         assertLinkable(after, ctas);
@@ -124,6 +143,7 @@ export class BehaviourTagsService {
           await manager.delete(BehaviourTagCtaEntity, { tenantId, tagName: name, ctaId: In(dropped.map(Number)) });
         }
         await this.insertLinks(manager, tenantId, name, after.filter((id) => !before.includes(id)));
+        await this.recordChange(manager, tenantId, origin, name, 'update', recordBefore);
       }),
     );
   }
@@ -140,18 +160,22 @@ export class BehaviourTagsService {
       ids.push(String(link.ctaId));
       linkedByTag.set(link.tagName, ids);
     }
-    return tags.map((tag) => ({
-      name: tag.name,
-      description: tag.description,
-      createdAt: tag.createdAt,
-      createdBy: tag.createdBy,
-      lastUpdatedAt: tag.lastUpdatedAt,
-      lastUpdatedBy: tag.lastUpdatedBy,
-      exposureRule: tag.exposureRule,
-      ctaRelation: tag.ctaRelation,
-      linkedCtas: linkedByTag.get(tag.name) ?? [],
-      tenantId: tag.tenantId,
-    }));
+    return tags.map((tag) => toTagRecord(tag, linkedByTag.get(tag.name) ?? []));
+  }
+
+  /** The audit entry of a change of tag `name` made in this transaction, `after` read back as the list shows it. */
+  private async recordChange(
+    manager: EntityManager,
+    tenantId: string,
+    origin: ChangeOrigin,
+    name: string,
+    action: AuditAction,
+    before: BehaviourTagRecordDto | null,
+  ): Promise<void> {
+    const tag = await manager.findOneByOrFail(BehaviourTagEntity, { tenantId, name });
+    const links = await manager.find(BehaviourTagCtaEntity, { where: { tenantId, tagName: name } });
+    const after = toTagRecord(tag, links.map((link) => String(link.ctaId)).sort(byNumericId));
+    await this.audit.record(manager, origin, [{ tenantId, entityType: 'behaviourTag', entityId: name, action, before, after }]);
   }
 
   private storedFields(definition: TagDefinition): Pick<BehaviourTagEntity, 'description' | 'exposureRule' | 'ctaRelation'> {

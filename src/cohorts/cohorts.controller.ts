@@ -15,6 +15,7 @@ import type { CohortRecord } from './cohort-record';
 import { CohortsService } from './cohorts.service';
 import { CreateCohortDto, UpdateCohortDto } from './dto/cohort-body.dto';
 import { MemberUpload, MemberUploadBody } from './member-uploads';
+import { RequiresRole } from '../security/admin-roles';
 
 const BELOW_5_2 = { all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2' }] };
 const TENTH_OF_APP = { all: [{ attribute: 'packageName', op: 'eq', value: 'com.example.app' }, { bucket: { from: 0, to: 10 } }] };
@@ -141,6 +142,7 @@ export class CohortsController {
   ) {}
 
   @Post()
+  @RequiresRole('editor')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Create a cohort',
@@ -172,6 +174,7 @@ export class CohortsController {
   }
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the cohorts of the tenant', description: 'By name.' })
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
@@ -184,6 +187,7 @@ export class CohortsController {
   }
 
   @Get(':name')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Read a cohort' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
@@ -195,6 +199,7 @@ export class CohortsController {
   }
 
   @Put(':name')
+  @RequiresRole('editor')
   @HttpCode(200)
   @ApiOperation({ summary: "Update a cohort's description or rule", description: 'An omitted field keeps its value; the name and the kind never change.' })
   @ApiParam(NAME_PARAM)
@@ -219,6 +224,7 @@ export class CohortsController {
   }
 
   @Delete(':name')
+  @RequiresRole('editor')
   @ApiOperation({ summary: 'Delete a cohort', description: 'Refused while a live, scheduled or paused CTA, or the rule of another cohort, names it.' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
@@ -236,6 +242,7 @@ export class CohortsController {
   }
 
   @Post(':name/members')
+  @RequiresRole('editor')
   @HttpCode(200)
   @ApiOperation({ summary: 'Add members to a static cohort', description: `Adds the ids (members already in count 0). ${CSV_FORMAT}` })
   @ApiParam(NAME_PARAM)
@@ -252,6 +259,7 @@ export class CohortsController {
   }
 
   @Put(':name/members')
+  @RequiresRole('editor')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Replace the members of a static cohort',
@@ -271,6 +279,7 @@ export class CohortsController {
   }
 
   @Delete(':name/members')
+  @RequiresRole('editor')
   @ApiOperation({ summary: 'Remove members from a static cohort', description: 'JSON `{"userIds": [...]}` only (up to 100,000 ids); non-members count 0.' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
@@ -285,6 +294,7 @@ export class CohortsController {
   }
 
   @Get(':name/members/:userId')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Whether a user is a member of a static cohort' })
   @ApiParam(NAME_PARAM)
   @ApiParam({ name: 'userId', description: 'a signed 64-bit decimal integer', example: '1001' })

@@ -13,6 +13,7 @@ import { ErrorCode, HTTP_STATUS_OF } from './error-code';
 const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
   400: ErrorCode.INVALID_REQUEST,
   401: ErrorCode.UNAUTHORIZED,
+  403: ErrorCode.FORBIDDEN,
   404: ErrorCode.NOT_FOUND,
   405: ErrorCode.NOT_FOUND,
   413: ErrorCode.PAYLOAD_TOO_LARGE,

@@ -55,6 +55,11 @@ export function parseOperatorUser(headers: Headers): string {
   return value;
 }
 
+/** The `user` header where it is optional (status routes): absent or blank is null, otherwise as where it is required. */
+export function parseOptionalOperatorUser(headers: Headers): string | null {
+  return headerValue(headers, 'user')?.trim() ? parseOperatorUser(headers) : null;
+}
+
 /** `auth-userid`: a signed 64-bit decimal integer, kept as its canonical decimal string. */
 export function parseSdkUserId(headers: Headers): string {
   const value = headerValue(headers, 'auth-userid')?.trim();

@@ -38,6 +38,7 @@ describe('loadAppConfig', () => {
       adminRateLimitPerMinute: 0,
       sdkRateLimitPerMinute: 0,
       cohortUploadLimitBytes: 268435456,
+      auditRetentionDays: 0,
     });
   });
 
@@ -80,6 +81,7 @@ describe('loadAppConfig', () => {
       RATE_LIMIT_ADMIN_PER_MINUTE: '600',
       RATE_LIMIT_SDK_PER_MINUTE: '60',
       COHORT_UPLOAD_LIMIT_BYTES: '1048576',
+      AUDIT_RETENTION_DAYS: '90',
     });
     expect(config).toEqual({
       port: 8080,
@@ -99,7 +101,10 @@ describe('loadAppConfig', () => {
       maxUserStateBytes: 65536,
       ctaTimeToleranceMs: 0,
       ctaTimeHorizonDays: 30,
-      adminApiKeys: ['a1', 'a2'],
+      adminApiKeys: [
+        { name: 'key-1', role: 'admin', key: 'a1' },
+        { name: 'key-2', role: 'admin', key: 'a2' },
+      ],
       sdkApiKeys: ['s1'],
       sdkAppUserTokens: {
         jwksUrl: 'https://auth.example.com/.well-known/jwks.json',
@@ -112,6 +117,7 @@ describe('loadAppConfig', () => {
       adminRateLimitPerMinute: 600,
       sdkRateLimitPerMinute: 60,
       cohortUploadLimitBytes: 1048576,
+      auditRetentionDays: 90,
     });
   });
 
@@ -149,6 +155,16 @@ describe('loadAppConfig', () => {
     ['RATE_LIMIT_ADMIN_PER_MINUTE', '-1'],
     ['RATE_LIMIT_SDK_PER_MINUTE', 'many'],
     ['COHORT_UPLOAD_LIMIT_BYTES', '100'],
+    ['AUDIT_RETENTION_DAYS', '-1'],
+    ['AUDIT_RETENTION_DAYS', '30d'],
+    ['ADMIN_API_KEYS', 'alice:owner:k1'],
+    ['ADMIN_API_KEYS', ':viewer:k1'],
+    ['ADMIN_API_KEYS', 'alice:viewer:'],
+    ['ADMIN_API_KEYS', 'alice:k1'],
+    ['ADMIN_API_KEYS', 'alice:viewer:k1,alice:editor:k2'],
+    ['ADMIN_API_KEYS', 'alice:viewer:k1,bob:editor:k1'],
+    ['ADMIN_API_KEYS', 'k0,key-1:viewer:k1'],
+    ['ADMIN_API_KEYS', `${'n'.repeat(256)}:viewer:k1`],
   ])('refuses %s=%p with a message naming the variable', (variable, value) => {
     const error = failure({ [variable]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
@@ -162,6 +178,22 @@ describe('loadAppConfig', () => {
   it('refuses an SDK prefix equal to the admin prefix or one of its aliases', () => {
     expect(failure({ SDK_PREFIX: 'engine' }).message).toMatch(/^Invalid configuration: SDK_PREFIX must differ/);
     expect(failure({ ADMIN_PREFIX_ALIASES: 'thunder', SDK_PREFIX: 'thunder' }).message).toMatch(/^Invalid configuration: SDK_PREFIX/);
+  });
+
+  it('reads ADMIN_API_KEYS entries as name:role:key, bare keys as admin keys named key-1, key-2, … in order', () => {
+    expect(loadAppConfig({ ADMIN_API_KEYS: 'k-a, alice:viewer:k-b, bob:publisher:k:with:colons, k-c' }).adminApiKeys).toEqual([
+      { name: 'key-1', role: 'admin', key: 'k-a' },
+      { name: 'alice', role: 'viewer', key: 'k-b' },
+      { name: 'bob', role: 'publisher', key: 'k:with:colons' },
+      { name: 'key-2', role: 'admin', key: 'k-c' },
+    ]);
+  });
+
+  it('names the entry, never its key, when an ADMIN_API_KEYS entry is malformed', () => {
+    expect(failure({ ADMIN_API_KEYS: 'k0,alice:owner:secret-key' }).message).toBe(
+      "Invalid configuration: ADMIN_API_KEYS entry 2 ('alice') has the unknown role 'owner'; roles are viewer, editor, publisher, admin",
+    );
+    expect(failure({ ADMIN_API_KEYS: 'alice:viewer:' }).message).toBe("Invalid configuration: ADMIN_API_KEYS entry 1 has an empty key; use 'name:role:key'");
   });
 
   it('takes the app-user token secret as given, untrimmed', () => {

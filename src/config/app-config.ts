@@ -1,3 +1,4 @@
+import { AdminApiKey, parseAdminApiKeys } from '../security/admin-api-keys';
 import { appUserTokenOptionsProblem, AppUserTokenOptionNames, AppUserTokenOptions } from '../security/app-user-tokens';
 
 /**
@@ -31,8 +32,8 @@ export interface AppConfig {
   maxUserStateBytes: number;
   ctaTimeToleranceMs: number;
   ctaTimeHorizonDays: number;
-  /** Keys required on admin routes; empty = the admin API is open (a warning is logged). */
-  adminApiKeys: string[];
+  /** Keys required on admin routes, with their names and roles; empty = the admin API is open (a warning is logged). */
+  adminApiKeys: AdminApiKey[];
   /** Keys required on SDK routes; empty = open. */
   sdkApiKeys: string[];
   /** App-user tokens required on the SDK state-machine routes (SDK_JWT_*); null = `auth-userid` is trusted. */
@@ -45,6 +46,8 @@ export interface AppConfig {
   sdkRateLimitPerMinute: number;
   /** The largest CSV member upload, in bytes (DESIGN §12). */
   cohortUploadLimitBytes: number;
+  /** Days an audit entry is kept; 0 = forever. */
+  auditRetentionDays: number;
 }
 
 export class InvalidConfigError extends Error {
@@ -99,6 +102,14 @@ function list(env: Env, name: string): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
+}
+
+function adminApiKeys(env: Env): AdminApiKey[] {
+  const keys = parseAdminApiKeys(list(env, 'ADMIN_API_KEYS'));
+  if ('problem' in keys) {
+    throw new InvalidConfigError('ADMIN_API_KEYS', keys.problem);
+  }
+  return keys;
 }
 
 function dbUrl(env: Env): string | undefined {
@@ -170,12 +181,13 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     maxUserStateBytes: integer(env, 'MAX_USER_STATE_BYTES', 262_144, 4096),
     ctaTimeToleranceMs: integer(env, 'CTA_TIME_TOLERANCE_MS', 2 * 60 * 1000, 0),
     ctaTimeHorizonDays: integer(env, 'CTA_TIME_HORIZON_DAYS', 5 * 365, 1),
-    adminApiKeys: list(env, 'ADMIN_API_KEYS'),
+    adminApiKeys: adminApiKeys(env),
     sdkApiKeys: list(env, 'SDK_API_KEYS'),
     sdkAppUserTokens: sdkAppUserTokens(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     adminRateLimitPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 0, 0),
     sdkRateLimitPerMinute: integer(env, 'RATE_LIMIT_SDK_PER_MINUTE', 0, 0),
     cohortUploadLimitBytes: integer(env, 'COHORT_UPLOAD_LIMIT_BYTES', DEFAULT_COHORT_UPLOAD_LIMIT_BYTES, 1024),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 0, 0, 100 * 365),
   };
 }

@@ -6,11 +6,13 @@ import { EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope } from '../common/e
 import { ErrorCode } from '../common/error-code';
 import { FLOW_CTA_ID } from '../ctas/cta-api-examples';
 import { TenantId } from '../common/request-headers';
-import { TENANT_HEADER } from '../common/api-headers';
+import { OPTIONAL_USER_HEADER, TENANT_HEADER } from '../common/api-headers';
+import { ChangeOrigin } from '../audit/change-origin';
+import { RequiresRole } from '../security/admin-roles';
 import { CtaStatusService } from './cta-status.service';
 import { STATUS_ACTIONS } from './cta-transitions';
 
-/** `PUT /ctas/{id}/<action>` (DESIGN §6). The body is ignored; no user header. */
+/** `PUT /ctas/{id}/<action>` (DESIGN §6). The body is ignored; the `user` header is optional (for the audit history). */
 @ApiTags(API_TAG.ctaStatus)
 @ApiHeader(TENANT_HEADER)
 @Controller('ctas')
@@ -19,6 +21,8 @@ export class CtaStatusController {
 
   @Put(':ctaId/:action')
   @HttpCode(200)
+  @RequiresRole('publisher')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({
     summary: 'Change a CTA\'s status',
     description:
@@ -39,8 +43,13 @@ export class CtaStatusController {
     [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'cannot move CTA 1 from concluded to live'],
     [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'cannot schedule CTA 1: its startTime 2026-11-25T10:00:00.000Z (1795600800000) is in the past (now 2026-11-25T11:00:00.000Z (1795604400000))'],
   )
-  async change(@TenantId() tenantId: string, @Param('ctaId') ctaId: string, @Param('action') action: string): Promise<EmptyEnvelope> {
-    await this.status.change(tenantId, ctaId, action);
+  async change(
+    @TenantId() tenantId: string,
+    @Param('ctaId') ctaId: string,
+    @Param('action') action: string,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<EmptyEnvelope> {
+    await this.status.change(tenantId, ctaId, action, origin);
     return emptyEnvelope();
   }
 }

@@ -1,16 +1,24 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { AuditLog } from '../audit/audit-log.service';
+import { ChangeOrigin, SCHEDULER_ORIGIN } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock, describeInstant } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
+import { recordCtaChanges } from '../ctas/cta-audit';
 import { parseCtaId, unknownCta } from '../ctas/cta-id';
+import { loadCtaRecord, loadCtaRecordsById } from '../ctas/cta-links';
+import type { CtaRecord } from '../ctas/cta-record';
 import { CtaEntity } from '../ctas/cta.entity';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { isStatusAction, STATUS_ACTIONS, StatusAction, TIMED_TRANSITIONS, TimedTransition, TRANSITIONS } from './cta-transitions';
 
 const COLUMN_OF = { startTime: 'start_time', endTime: 'end_time' } as const;
+
+const isDue = (cta: CtaRecord, timed: TimedTransition, now: number): boolean =>
+  timed.from.includes(cta.ctaStatus) && cta[timed.dueAt] !== null && (cta[timed.dueAt] as number) <= now;
 
 /**
  * The only writer of a CTA's status after creation (DESIGN §6). Every change is
@@ -26,13 +34,14 @@ export class CtaStatusService implements OnModuleInit {
     private readonly catalogue: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly periodicJobs: PeriodicJobsService,
+    private readonly audit: AuditLog,
   ) {}
 
   onModuleInit(): void {
     this.periodicJobs.register('cta-timed-transitions', () => this.runTimedTransitions());
   }
 
-  async change(tenantId: string, rawId: string, action: string): Promise<void> {
+  async change(tenantId: string, rawId: string, action: string, origin: ChangeOrigin): Promise<void> {
     if (!isStatusAction(action)) {
       throw new DomainError(ErrorCode.CTA_STATUS_INVALID, `unknown status action '${action}'; use one of ${STATUS_ACTIONS.join(', ')}`);
     }
@@ -40,6 +49,8 @@ export class CtaStatusService implements OnModuleInit {
     const transition = TRANSITIONS[action];
     const now = this.clock.now();
     await this.catalogue.write(tenantId, async (manager) => {
+      // Locked first, so the audit's `before` is the row the conditional update changes.
+      const before = await loadCtaRecord(manager, tenantId, id, { locked: true });
       const update = manager
         .createQueryBuilder()
         .update(CtaEntity)
@@ -57,14 +68,16 @@ export class CtaStatusService implements OnModuleInit {
       if (!affected) {
         throw await this.refusal(manager, tenantId, id, action, now);
       }
+      await recordCtaChanges(this.audit, manager, origin, action, [{ id, tenantId, before }]);
     });
   }
 
   /**
    * scheduled → live at startTime, live|paused → concluded at endTime; idempotent.
    * Set-based over all tenants (DESIGN §14): each batch is one read of up to
-   * JOB_BATCH_ROWS due CTAs, one conditional update of them and one bump of
-   * their tenants' revisions, so an idle run is one indexed read a transition.
+   * JOB_BATCH_ROWS due CTAs, one conditional update of them, their audit entries
+   * (actor `scheduler`) and one bump of their tenants' revisions, so an idle run is
+   * one indexed read a transition.
    */
   async runTimedTransitions(): Promise<void> {
     const now = this.clock.now();
@@ -80,14 +93,22 @@ export class CtaStatusService implements OnModuleInit {
         }
         await this.catalogue.writeMany(
           due.map((cta) => cta.tenantId),
-          (manager) =>
-            manager
+          async (manager) => {
+            // The batch again, under its rows' locks: the CTAs still due move, each with its entry as the scheduler's.
+            const locked = await loadCtaRecordsById(manager, due.map((cta) => Number(cta.id)), { locked: true });
+            const moving = [...locked.values()].filter((cta) => isDue(cta, timed, now));
+            if (moving.length === 0) {
+              return;
+            }
+            await manager
               .createQueryBuilder()
               .update(CtaEntity)
               .set({ status: timed.to })
-              .where('id IN (:...ids) AND is_test = :isTest AND status IN (:...from)', { ids: due.map((cta) => Number(cta.id)), isTest: false, from: timed.from })
+              .where('id IN (:...ids) AND is_test = :isTest AND status IN (:...from)', { ids: moving.map((cta) => cta.id), isTest: false, from: timed.from })
               .andWhere(`${COLUMN_OF[timed.dueAt]} <= :now`, { now })
-              .execute(),
+              .execute();
+            await recordCtaChanges(this.audit, manager, SCHEDULER_ORIGIN, timed.action, moving.map((cta) => ({ id: cta.id, tenantId: cta.tenantId, before: cta })));
+          },
         );
         if (due.length < JOB_BATCH_ROWS) {
           break;

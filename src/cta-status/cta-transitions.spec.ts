@@ -42,8 +42,8 @@ describe('the CTA transition table (DESIGN §6)', () => {
   it('edits only draft and paused CTAs; timed moves start scheduled ones and end live or paused ones', () => {
     expect(EDITABLE_STATUSES).toEqual(['draft', 'paused']);
     expect(TIMED_TRANSITIONS).toEqual([
-      { from: ['scheduled'], to: 'live', dueAt: 'startTime' },
-      { from: ['live', 'paused'], to: 'concluded', dueAt: 'endTime' },
+      { action: 'live', from: ['scheduled'], to: 'live', dueAt: 'startTime' },
+      { action: 'conclude', from: ['live', 'paused'], to: 'concluded', dueAt: 'endTime' },
     ]);
   });
 });

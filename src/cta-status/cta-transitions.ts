@@ -29,6 +29,8 @@ export const EDITABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
 
 /** What the periodic job does on its own (DESIGN §6): the status moves when the time field is due (≤ now). */
 export interface TimedTransition {
+  /** The status action it amounts to, as the audit history names it. */
+  action: StatusAction;
   from: readonly CtaStatus[];
   to: CtaStatus;
   dueAt: 'startTime' | 'endTime';
@@ -36,6 +38,6 @@ export interface TimedTransition {
 
 /** In this order: a CTA whose start and end have both passed goes live, then concludes, in one run. */
 export const TIMED_TRANSITIONS: readonly TimedTransition[] = [
-  { from: ['scheduled'], to: 'live', dueAt: 'startTime' },
-  { from: ['live', 'paused'], to: 'concluded', dueAt: 'endTime' },
+  { action: 'live', from: ['scheduled'], to: 'live', dueAt: 'startTime' },
+  { action: 'conclude', from: ['live', 'paused'], to: 'concluded', dueAt: 'endTime' },
 ];

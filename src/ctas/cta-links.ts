@@ -1,7 +1,9 @@
 import { EntityManager, In } from 'typeorm';
 import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
+import { forUpdate } from '../database/row-lock';
 import { CtaTagEntity } from './cta-tag.entity';
-import type { CtaLinks } from './cta-record';
+import { CtaLinks, CtaRecord, toCtaRecord } from './cta-record';
+import { CtaEntity } from './cta.entity';
 
 /** Each CTA's values, sorted; sorted here rather than in SQL, where ORDER BY made SQLite scan the tenant's whole tag index. */
 function group(rows: { ctaId: number; value: string }[]): Map<number, string[]> {
@@ -29,4 +31,40 @@ export async function loadCtaLinks(manager: EntityManager, tenantId: string, cta
     tags: group(tags.map(({ ctaId, tag }) => ({ ctaId, value: tag }))),
     behaviourTags: group(behaviourTags.map(({ ctaId, tagName }) => ({ ctaId, value: tagName }))),
   };
+}
+
+/**
+ * The CTA as the admin API shows it (`GET /ctas/{id}`, and the audit's before/after), or null.
+ * `locked` takes the row's lock first (inside a transaction), so nothing changes it until commit.
+ */
+export async function loadCtaRecord(
+  manager: EntityManager,
+  tenantId: string,
+  id: number,
+  { isTest = false, locked = false }: { isTest?: boolean; locked?: boolean } = {},
+): Promise<CtaRecord | null> {
+  const query = manager
+    .createQueryBuilder(CtaEntity, 'cta')
+    .where('cta.tenantId = :tenantId AND cta.id = :id AND cta.isTest = :isTest', { tenantId, id, isTest });
+  const cta = await (locked ? forUpdate(query) : query).getOne();
+  return cta ? toCtaRecord(cta, await loadCtaLinks(manager, tenantId, [id])) : null;
+}
+
+/**
+ * CTAs of any tenants by id, as the admin API shows them: one read of the rows (locked with
+ * `locked`), then two link reads per tenant. For the audit of a batch of changes.
+ */
+export async function loadCtaRecordsById(manager: EntityManager, ids: number[], { locked = false } = {}): Promise<Map<number, CtaRecord>> {
+  if (ids.length === 0) {
+    return new Map();
+  }
+  const query = manager.createQueryBuilder(CtaEntity, 'cta').where('cta.id IN (:...ids)', { ids }).orderBy('cta.id', 'ASC');
+  const ctas = await (locked ? forUpdate(query) : query).getMany();
+  const records = new Map<number, CtaRecord>();
+  for (const tenantId of new Set(ctas.map((cta) => cta.tenantId))) {
+    const ofTenant = ctas.filter((cta) => cta.tenantId === tenantId);
+    const links = await loadCtaLinks(manager, tenantId, ofTenant.map((cta) => Number(cta.id)));
+    ofTenant.forEach((cta) => records.set(Number(cta.id), toCtaRecord(cta, links)));
+  }
+  return records;
 }

@@ -17,6 +17,9 @@ import { CreateCtaDto, UpdateCtaDto, ValidateCtaDto } from './dto/cta-body.dto';
 import { CREATE_EXAMPLE, FLOW_CTA_ID, RECORD_EXAMPLE, RULE_EXAMPLE, UPDATE_EXAMPLE } from './cta-api-examples';
 import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { FLOW_CTA_AUDIT_ID } from '../audit/audit-api-examples';
+import { ChangeOrigin } from '../audit/change-origin';
+import { RequiresRole } from '../security/admin-roles';
 
 const EPOCH_MS = { type: 'integer', format: 'int64', description: 'epoch milliseconds' } as const;
 const STRINGS = { type: 'array', items: { type: 'string' } } as const;
@@ -164,6 +167,7 @@ export class CtasController {
 
   @Post()
   @HttpCode(200)
+  @RequiresRole('editor')
   @ApiOperation({ summary: 'Create a CTA (starts in draft)' })
   @ApiHeader(USER_HEADER)
   @ApiBody({ type: CreateCtaDto, examples: { 'first-purchase-reminder': { summary: 'a banner, then a popup, for new users in the store', value: CREATE_EXAMPLE } } })
@@ -180,12 +184,14 @@ export class CtasController {
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
     @Body(CtaBodyPipe) body: CreateCtaDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<number>> {
-    return dataEnvelope(await this.ctas.create(tenantId, user, body));
+    return dataEnvelope(await this.ctas.create(tenantId, user, body, origin));
   }
 
   @Post('validate')
   @HttpCode(200)
+  @RequiresRole('editor')
   @ApiOperation({
     summary: 'Check a CTA body without saving it',
     description:
@@ -205,6 +211,7 @@ export class CtasController {
   }
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({
     summary: 'List CTAs, newest first',
     description:
@@ -223,6 +230,7 @@ export class CtasController {
   }
 
   @Get(':ctaId')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Get one CTA with its behaviour tags and full rule (including the derived ctaValidTill)' })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ description: 'the CTA', schema: dataEnvelopeSchema(RECORD_SCHEMA, RECORD_EXAMPLE) })
@@ -232,6 +240,7 @@ export class CtasController {
   }
 
   @Put(':ctaId')
+  @RequiresRole('editor')
   @ApiOperation({
     summary: 'Update a draft or paused CTA',
     description:
@@ -254,8 +263,43 @@ export class CtasController {
     @OperatorUser() user: string,
     @Param('ctaId') ctaId: string,
     @Body(CtaBodyPipe) body: UpdateCtaDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EmptyEnvelope> {
-    await this.ctas.update(tenantId, user, ctaId, body);
+    await this.ctas.update(tenantId, user, ctaId, body, origin);
+    return emptyEnvelope();
+  }
+
+  @Post(':ctaId/restore/:auditId')
+  @HttpCode(200)
+  @RequiresRole('publisher')
+  @ApiTags(API_TAG.audit)
+  @ApiOperation({
+    summary: 'Restore a CTA to a version in its history',
+    description:
+      'Puts description, tags, team, startTime, endTime and rule back to the `after` of one of the CTA\'s audit entries ' +
+      '(GET /ctas/{ctaId}/history). It is an update in every respect — only a draft or paused CTA, the same validation — ' +
+      'and is recorded as a `restore` entry. The request body is ignored.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiParam({ name: 'auditId', description: `id of an audit entry of this CTA (${FLOW_CTA_AUDIT_ID}: the create entry of the CTA example on an empty database)`, example: String(FLOW_CTA_AUDIT_ID) })
+  @ApiHeader(USER_HEADER)
+  @ApiOkResponse({ description: 'restored', schema: EMPTY_ENVELOPE_SCHEMA })
+  @ApiBadRequest(
+    'INVALID_REQUEST: the audit entry does not exist or is not one of this CTA\'s, the restored rule or times no longer pass ' +
+      'an update\'s validation, or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); ' +
+      'CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
+    [ErrorCode.INVALID_REQUEST, `audit entry '7' is not an entry of CTA ${FLOW_CTA_ID}`],
+    [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'],
+    [ErrorCode.CTA_STATUS_UPDATE_INVALID, `CTA ${FLOW_CTA_ID} is live; only draft or paused CTAs can be edited (pause it first)`],
+  )
+  async restore(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('ctaId') ctaId: string,
+    @Param('auditId') auditId: string,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<EmptyEnvelope> {
+    await this.ctas.restore(tenantId, user, ctaId, auditId, origin);
     return emptyEnvelope();
   }
 }
@@ -268,6 +312,7 @@ export class CtaFiltersController {
   constructor(private readonly listing: CtaListingService) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Distinct names, teams, tags and creators of the tenant\'s CTAs (sorted; test CTAs excluded)' })
   @ApiOkResponse({
     description: 'filter values',

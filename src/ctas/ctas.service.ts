@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { AuditLog } from '../audit/audit-log.service';
+import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock, describeInstant } from '../common/clock';
 import { writeCtaCohortLinks } from '../cohorts/cta-cohort-links';
@@ -11,9 +13,10 @@ import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
-import { parseCtaId, unknownCta } from './cta-id';
-import { loadCtaLinks } from './cta-links';
-import { CtaRecord, toCtaRecord } from './cta-record';
+import { recordCtaChanges } from './cta-audit';
+import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
+import { loadCtaRecord } from './cta-links';
+import type { CtaRecord } from './cta-record';
 import { checkCtaRule } from './cta-rule';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
@@ -45,9 +48,10 @@ export class CtasService {
     @InjectSettings() private readonly settings: OrchestrationSettings,
     private readonly catalogue: CatalogueRevisionService,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
-  async create(tenantId: string, user: string, body: CreateCtaDto): Promise<number> {
+  async create(tenantId: string, user: string, body: CreateCtaDto, origin: ChangeOrigin): Promise<number> {
     const now = this.clock.now();
     const fields = this.validFields(body, now);
     try {
@@ -71,6 +75,7 @@ export class CtasService {
         const id = Number(inserted.identifiers[0].id);
         await this.writeTags(manager, tenantId, id, fields.tags);
         await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: false });
+        await recordCtaChanges(this.audit, manager, origin, 'create', [{ id, tenantId, before: null }]);
         return id;
       });
     } catch (error) {
@@ -82,8 +87,30 @@ export class CtasService {
     }
   }
 
-  async update(tenantId: string, user: string, rawId: string, body: UpdateCtaDto): Promise<void> {
+  async update(tenantId: string, user: string, rawId: string, body: UpdateCtaDto, origin: ChangeOrigin): Promise<void> {
+    await this.edit(tenantId, user, parseCtaId(rawId), body, origin, 'update');
+  }
+
+  /**
+   * Puts the editable fields back to an audit entry's `after` (DESIGN §20): an update in every
+   * respect (draft or paused only, the same validation), recorded as a `restore`.
+   */
+  async restore(tenantId: string, user: string, rawId: string, rawAuditId: string, origin: ChangeOrigin): Promise<void> {
     const id = parseCtaId(rawId);
+    const auditId = parseCtaIdValue(rawAuditId);
+    const entry = auditId === null ? null : await this.audit.entry(this.dataSource.manager, tenantId, auditId);
+    if (!entry || entry.entityType !== 'cta' || entry.entityId !== String(id) || entry.after === null) {
+      if (!(await this.dataSource.manager.existsBy(CtaEntity, { tenantId, id, isTest: false }))) {
+        throw unknownCta(id);
+      }
+      throw invalidRequest(`audit entry '${rawAuditId}' is not an entry of CTA ${id}`);
+    }
+    const { description, tags, team, startTime, endTime, rule } = entry.after as CtaRecord;
+    const { ctaValidTill: _derived, ...storedRule } = rule;
+    await this.edit(tenantId, user, id, { description, tags, team, startTime, endTime, rule: storedRule }, origin, 'restore');
+  }
+
+  private async edit(tenantId: string, user: string, id: number, body: CtaFieldsDto, origin: ChangeOrigin, action: AuditAction): Promise<void> {
     const now = this.clock.now();
     const fields = this.validFields(body, now);
     await this.catalogue.write(tenantId, async (manager) => {
@@ -103,6 +130,7 @@ export class CtasService {
           `CTA ${id} is ${current.status}; only ${EDITABLE_STATUSES.join(' or ')} CTAs can be edited (pause it first)`,
         );
       }
+      const before = await loadCtaRecord(manager, tenantId, id);
       // Omitted description/startTime/endTime keep their value; an explicit null clears it.
       const startTime = body.startTime === undefined ? current.startTime : body.startTime;
       const endTime = body.endTime === undefined ? current.endTime : body.endTime;
@@ -126,16 +154,17 @@ export class CtasService {
       await manager.delete(CtaTagEntity, { tenantId, ctaId: id });
       await this.writeTags(manager, tenantId, id, fields.tags);
       await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: true });
+      await recordCtaChanges(this.audit, manager, origin, action, [{ id, tenantId, before }]);
     });
   }
 
   async get(tenantId: string, rawId: string): Promise<CtaRecord> {
     const id = parseCtaId(rawId);
-    const cta = await this.dataSource.manager.findOneBy(CtaEntity, { tenantId, id, isTest: false });
+    const cta = await loadCtaRecord(this.dataSource.manager, tenantId, id);
     if (!cta) {
       throw unknownCta(id);
     }
-    return toCtaRecord(cta, await loadCtaLinks(this.dataSource.manager, tenantId, [id]));
+    return cta;
   }
 
   /** Whether the tenant has a (non-test) CTA of exactly this name. */

@@ -6,7 +6,9 @@ import { DataEnvelope, dataEnvelope, dataEnvelopeSchema } from '../common/envelo
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { TestCtaBodyPipe } from './cta-body.pipe';
-import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { OPTIONAL_USER_HEADER, TENANT_HEADER, USER_HEADER } from '../common/api-headers';
+import { ChangeOrigin } from '../audit/change-origin';
+import { RequiresRole } from '../security/admin-roles';
 import { FLOW_TEST_CTA_ID, FLOW_USER_ID, RULE_EXAMPLE } from './cta-api-examples';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
 import { TestCtasService } from './test-ctas.service';
@@ -20,6 +22,7 @@ export class TestCtasController {
 
   @Post('create')
   @HttpCode(200)
+  @RequiresRole('editor')
   @ApiOperation({
     summary: 'Create a test CTA (live at once, for the listed users only)',
     description:
@@ -43,17 +46,20 @@ export class TestCtasController {
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
     @Body(TestCtaBodyPipe) body: CreateTestCtaDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<number>> {
-    return dataEnvelope(await this.testCtas.create(tenantId, user, body));
+    return dataEnvelope(await this.testCtas.create(tenantId, user, body, origin));
   }
 
   @Delete(':ctaId')
+  @RequiresRole('editor')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({ summary: 'Delete a test CTA (and its targeting)' })
   @ApiParam({ name: 'ctaId', description: `a test CTA id (${FLOW_TEST_CTA_ID}: the test CTA example, created after the CTA example on an empty database)`, example: String(FLOW_TEST_CTA_ID) })
   @ApiOkResponse({ description: 'deleted', schema: dataEnvelopeSchema({ type: 'object', nullable: true, description: 'always null' }, null) })
   @ApiBadRequest('CTA_ID_INVALID: no test CTA of that id in the tenant (normal CTAs are not deleted here)', [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'])
-  async delete(@TenantId() tenantId: string, @Param('ctaId') ctaId: string): Promise<DataEnvelope<null>> {
-    await this.testCtas.delete(tenantId, ctaId);
+  async delete(@TenantId() tenantId: string, @Param('ctaId') ctaId: string, @ChangeOrigin() origin: ChangeOrigin): Promise<DataEnvelope<null>> {
+    await this.testCtas.delete(tenantId, ctaId, origin);
     return dataEnvelope(null);
   }
 }

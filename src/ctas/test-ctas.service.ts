@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager, In, LessThanOrEqual } from 'typeorm';
+import { AuditLog, TenantChange } from '../audit/audit-log.service';
+import type { ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
@@ -8,6 +10,8 @@ import { ErrorCode } from '../common/error-code';
 import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
+import { loadCtaRecord } from './cta-links';
+import type { CtaRecord } from './cta-record';
 import { validateCtaRule } from './cta-rule';
 import { CtaTestUserEntity } from './cta-test-user.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
@@ -16,6 +20,11 @@ import { parseTestUserIds } from './test-user-ids';
 
 const MINUTE_MS = 60 * 1000;
 export const TEST_CTA_TEAM = 'test';
+
+/** A test CTA in the audit history: the CTA record (`rule.ctaValidTill` is its expiry) and the users it is served to. */
+export type TestCtaRecord = CtaRecord & { userIds: string[] };
+
+const byNumericValue = (a: string, b: string): number => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
 
 /**
  * Test CTAs (DESIGN §8): live at once, served by the SDK launch only to the
@@ -34,21 +43,23 @@ export class TestCtasService implements OnModuleInit {
     private readonly catalogue: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly periodicJobs: PeriodicJobsService,
+    private readonly audit: AuditLog,
   ) {}
 
   onModuleInit(): void {
     this.periodicJobs.register('test-cta-purge', () => this.purgeExpired());
   }
 
-  async create(tenantId: string, user: string, body: CreateTestCtaDto): Promise<number> {
+  async create(tenantId: string, user: string, body: CreateTestCtaDto, origin: ChangeOrigin): Promise<number> {
     const userIds = parseTestUserIds(body.userIds);
     const previousCtaId = this.previousCtaId(body.previousCtaId);
     const rule = validateCtaRule(body.rule, ErrorCode.CTA_CREATION_ERROR);
     const now = this.clock.now();
     return this.catalogue.write(tenantId, async (manager) => {
-      if (previousCtaId !== null) {
-        // Replaces the previous test CTA; unknown ids (a retry) and normal CTAs are left alone.
-        await this.deleteTestCtas(manager, tenantId, [previousCtaId]);
+      // Replaces the previous test CTA; unknown ids (a retry) and normal CTAs are left alone.
+      const replaced = previousCtaId === null ? null : await this.testCtaRecord(manager, tenantId, previousCtaId);
+      if (replaced) {
+        await this.deleteTestCtas(manager, tenantId, [replaced.id]);
       }
       const inserted = await manager.insert(CtaEntity, {
         tenantId,
@@ -73,16 +84,21 @@ export class TestCtasService implements OnModuleInit {
         CtaTestUserEntity,
         userIds.map((userId) => ({ tenantId, userId, ctaId: id })),
       );
+      const created = (await this.testCtaRecord(manager, tenantId, id)) as TestCtaRecord;
+      await this.audit.record(manager, origin, [...(replaced ? [deletion(tenantId, replaced)] : []), creation(tenantId, created)]);
       return id;
     });
   }
 
-  async delete(tenantId: string, rawId: string): Promise<void> {
+  async delete(tenantId: string, rawId: string, origin: ChangeOrigin): Promise<void> {
     const id = parseCtaId(rawId);
     await this.catalogue.write(tenantId, async (manager) => {
-      if ((await this.deleteTestCtas(manager, tenantId, [id])) === 0) {
+      const deleted = await this.testCtaRecord(manager, tenantId, id);
+      if (!deleted) {
         throw unknownCta(id);
       }
+      await this.deleteTestCtas(manager, tenantId, [id]);
+      await this.audit.record(manager, origin, [deletion(tenantId, deleted)]);
     });
   }
 
@@ -131,6 +147,16 @@ export class TestCtasService implements OnModuleInit {
     return affected ?? 0;
   }
 
+  /** The tenant's test CTA of that id, locked, as the audit history shows it; null when there is none. */
+  private async testCtaRecord(manager: EntityManager, tenantId: string, id: number): Promise<TestCtaRecord | null> {
+    const record = await loadCtaRecord(manager, tenantId, id, { isTest: true, locked: true });
+    if (!record) {
+      return null;
+    }
+    const users = await manager.find(CtaTestUserEntity, { select: { userId: true }, where: { tenantId, ctaId: id } });
+    return { ...record, userIds: users.map((user) => user.userId).sort(byNumericValue) };
+  }
+
   private previousCtaId(value: unknown): number | null {
     if (value === undefined || value === null) {
       return null;
@@ -142,3 +168,21 @@ export class TestCtasService implements OnModuleInit {
     return id;
   }
 }
+
+const creation = (tenantId: string, record: TestCtaRecord): TenantChange => ({
+  tenantId,
+  entityType: 'testCta',
+  entityId: String(record.id),
+  action: 'create',
+  before: null,
+  after: record,
+});
+
+const deletion = (tenantId: string, record: TestCtaRecord): TenantChange => ({
+  tenantId,
+  entityType: 'testCta',
+  entityId: String(record.id),
+  action: 'delete',
+  before: record,
+  after: null,
+});

@@ -1,3 +1,4 @@
+import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
 import { CatalogueRevisionEntity } from '../catalogue/catalogue-revision.entity';
@@ -19,6 +20,7 @@ import { CreateNudgePreviews1767225600004 } from './migrations/1767225600004-Cre
 import { CreateSdkUserStates1767225600600 } from './migrations/1767225600600-CreateSdkUserStates';
 import { CreatePeriodicJobLeases1767225601500 } from './migrations/1767225601500-CreatePeriodicJobLeases';
 import { CreateCohorts1767225601900 } from './migrations/1767225601900-CreateCohorts';
+import { CreateAuditEntries1767225602000 } from './migrations/1767225602000-CreateAuditEntries';
 
 /** Every entity of the service; a host registers them on its own connection. */
 export const ORCHESTRATION_ENTITIES = [
@@ -35,6 +37,7 @@ export const ORCHESTRATION_ENTITIES = [
   CohortEntity,
   CohortMemberEntity,
   CtaCohortEntity,
+  AuditEntryEntity,
 ];
 
 /** Every migration, in order; a host runs them with its own. */
@@ -47,4 +50,5 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreateSdkUserStates1767225600600,
   CreatePeriodicJobLeases1767225601500,
   CreateCohorts1767225601900,
+  CreateAuditEntries1767225602000,
 ];

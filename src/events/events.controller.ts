@@ -2,7 +2,9 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/com
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest, ApiNotFound, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
-import { SOURCE_HEADER, TENANT_HEADER } from '../common/api-headers';
+import { OPTIONAL_USER_HEADER, SOURCE_HEADER, TENANT_HEADER } from '../common/api-headers';
+import { ChangeOrigin } from '../audit/change-origin';
+import { RequiresRole } from '../security/admin-roles';
 import { EventEnvelope, eventEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { EventSource, TenantId } from '../common/request-headers';
@@ -68,6 +70,8 @@ export class EventsController {
 
   @Post()
   @HttpCode(200)
+  @RequiresRole('editor')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({
     summary: 'Create or update event definitions',
     description: 'Upsert by name: an existing event gets its properties replaced. The whole body is validated first; one invalid event writes nothing.',
@@ -91,11 +95,13 @@ export class EventsController {
     @TenantId() tenantId: string,
     @EventSource() source: string,
     @ValidBody(ErrorCode.INVALID_REQUEST) body: UpsertEventsDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EventEnvelope<{ eventsProcessed: number }>> {
-    return eventEnvelope({ eventsProcessed: await this.events.upsert(tenantId, source, body.events) });
+    return eventEnvelope({ eventsProcessed: await this.events.upsert(tenantId, source, body.events, origin) });
   }
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the event definitions of the tenant', description: 'Sorted by name.' })
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
@@ -108,6 +114,7 @@ export class EventsController {
   }
 
   @Get('list/names')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the event names of the tenant', description: 'Sorted.' })
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
@@ -120,6 +127,7 @@ export class EventsController {
   }
 
   @Get(':eventName')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Read one event definition' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
@@ -132,6 +140,8 @@ export class EventsController {
 
   @Put(':eventName')
   @HttpCode(200)
+  @RequiresRole('editor')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({ summary: "Replace an event's properties", description: '`properties` is required (it may be empty) and replaces the stored list.' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
@@ -149,20 +159,23 @@ export class EventsController {
     @EventSource() source: string,
     @Param('eventName') name: string,
     @ValidBody(ErrorCode.INVALID_REQUEST) body: UpdateEventPropertiesDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EventEnvelope<null>> {
-    await this.events.replaceProperties(tenantId, source, name, body.properties);
+    await this.events.replaceProperties(tenantId, source, name, body.properties, origin);
     return eventEnvelope(null);
   }
 
   @Delete(':eventName')
+  @RequiresRole('editor')
+  @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({ summary: 'Delete an event definition' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({ description: 'deleted', schema: eventEnvelopeSchema({ type: 'object', nullable: true }, null) })
   @ApiBadTenant()
   @ApiEventNotFound()
-  async delete(@TenantId() tenantId: string, @Param('eventName') name: string): Promise<EventEnvelope<null>> {
-    await this.events.delete(tenantId, name);
+  async delete(@TenantId() tenantId: string, @Param('eventName') name: string, @ChangeOrigin() origin: ChangeOrigin): Promise<EventEnvelope<null>> {
+    await this.events.delete(tenantId, name, origin);
     return eventEnvelope(null);
   }
 }

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { AuditLog, TenantChange } from '../audit/audit-log.service';
+import type { ChangeOrigin } from '../audit/audit.types';
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { forUpdate } from '../database/row-lock';
 import { TransactionRunner } from '../database/transaction-runner';
 import type { EventDefinitionDto, EventPropertyDto } from './dto/event-definition.dto';
 import { EventDefinitionEntity } from './event-definition.entity';
@@ -36,10 +39,11 @@ export class EventsService {
     @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
   /** Creates or replaces each event; answers how many were written. */
-  async upsert(tenantId: string, source: string, events: EventDefinitionDto[]): Promise<number> {
+  async upsert(tenantId: string, source: string, events: EventDefinitionDto[], origin: ChangeOrigin): Promise<number> {
     const names = new Set<string>();
     const rows = events.map(({ eventName, properties }) => {
       if (names.has(eventName)) {
@@ -51,16 +55,22 @@ export class EventsService {
     const now = this.clock.now();
     // In byte order of the names, the order of the key: concurrent upserts then lock rows in the same order.
     const sorted = [...rows].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-    await this.transactions.run((manager) =>
-      manager
+    await this.transactions.run(async (manager) => {
+      const existing = new Map((await this.lockedDefinitions(manager, tenantId, [...names])).map((event) => [event.eventName, event]));
+      await manager
         .createQueryBuilder()
         .insert()
         .into(EventDefinitionEntity)
         .values(sorted.map((row) => ({ tenantId, ...row, source, createdAt: now, updatedAt: now })))
         // One statement, so racing upserts of one name never fail on the key: the last one wins.
         .orUpdate(['properties', 'source', 'updated_at'], ['tenant_id', 'name'])
-        .execute(),
-    );
+        .execute();
+      await this.audit.record(
+        manager,
+        origin,
+        rows.map(({ name, properties }) => change(tenantId, name, existing.get(name) ?? null, { eventName: name, properties })),
+      );
+    });
     return rows.length;
   }
 
@@ -82,21 +92,41 @@ export class EventsService {
     return toDefinition(entity);
   }
 
-  async replaceProperties(tenantId: string, source: string, name: string, properties: EventPropertyDto[]): Promise<void> {
+  async replaceProperties(tenantId: string, source: string, name: string, properties: EventPropertyDto[], origin: ChangeOrigin): Promise<void> {
     const stored = storedProperties(name, properties);
     const now = this.clock.now();
-    const { affected } = await this.transactions.run((manager) =>
-      manager.update(EventDefinitionEntity, { tenantId, name }, { properties: stored, source, updatedAt: now }),
-    );
-    if (!affected) {
-      throw eventNotFound(name);
-    }
+    await this.transactions.run(async (manager) => {
+      const [before] = await this.lockedDefinitions(manager, tenantId, [name]);
+      if (!before) {
+        throw eventNotFound(name);
+      }
+      await manager.update(EventDefinitionEntity, { tenantId, name }, { properties: stored, source, updatedAt: now });
+      await this.audit.record(manager, origin, [change(tenantId, name, before, { eventName: name, properties: stored })]);
+    });
   }
 
-  async delete(tenantId: string, name: string): Promise<void> {
-    const { affected } = await this.transactions.run((manager) => manager.delete(EventDefinitionEntity, { tenantId, name }));
-    if (!affected) {
-      throw eventNotFound(name);
-    }
+  async delete(tenantId: string, name: string, origin: ChangeOrigin): Promise<void> {
+    await this.transactions.run(async (manager) => {
+      const [before] = await this.lockedDefinitions(manager, tenantId, [name]);
+      if (!before) {
+        throw eventNotFound(name);
+      }
+      await manager.delete(EventDefinitionEntity, { tenantId, name });
+      await this.audit.record(manager, origin, [change(tenantId, name, before, null)]);
+    });
   }
+
+  /** The tenant's definitions among `names`, locked until the transaction ends (what the audit's `before` shows). */
+  private async lockedDefinitions(manager: EntityManager, tenantId: string, names: string[]): Promise<EventDefinition[]> {
+    const entities = await forUpdate(
+      manager.createQueryBuilder(EventDefinitionEntity, 'event').where({ tenantId, name: In(names) }).orderBy('event.name', 'ASC'),
+    ).getMany();
+    // The exact comparison matters on a server without a NO PAD collation, where 'a ' finds 'a'.
+    return entities.filter((entity) => names.includes(entity.name)).map(toDefinition);
+  }
+}
+
+/** An event definition's audit entry: created, replaced or deleted (DESIGN §20). */
+function change(tenantId: string, name: string, before: EventDefinition | null, after: EventDefinition | null): TenantChange {
+  return { tenantId, entityType: 'event', entityId: name, action: before === null ? 'create' : after === null ? 'delete' : 'update', before, after };
 }

@@ -9,6 +9,7 @@ import { TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
 import { DEFAULT_PREVIEW_TTL_SECONDS, MAX_PREVIEW_TTL_SECONDS, NudgePreview, WriteNudgePreviewDto } from './dto/nudge-preview.dto';
 import { NudgePreviewService } from './nudge-preview.service';
+import { RequiresRole } from '../security/admin-roles';
 
 const PREVIEW: NudgePreview = { id: 'spring-sale-banner', template: '<div class="banner">Spring sale 🌸</div>', tenantId: 'default', ttl: 600 };
 
@@ -19,6 +20,7 @@ export class NudgePreviewAdminController {
   constructor(private readonly previews: NudgePreviewService) {}
 
   @Post()
+  @RequiresRole('editor')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Create or replace a nudge preview',

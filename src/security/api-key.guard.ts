@@ -1,8 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { setAuditActor } from '../audit/change-origin';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import type { AdminApiKey } from './admin-api-keys';
+import { requiredRoleOf, roleAllows } from './admin-roles';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -20,15 +23,21 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const { headers } = context.switchToHttp().getRequest<FastifyRequest>();
+    this.keyIndexOf(context.switchToHttp().getRequest<FastifyRequest>());
+    return true;
+  }
+
+  /** The position of the request's key among the configured ones; no valid key → UNAUTHORIZED. */
+  protected keyIndexOf({ headers }: FastifyRequest): number {
     const authorization = headers.authorization;
     const bearer = typeof authorization === 'string' ? /^Bearer\s+(.+)$/i.exec(authorization)?.[1] : undefined;
     const apiKey = headers['x-api-key'];
     const candidates = [bearer, typeof apiKey === 'string' ? apiKey : undefined].filter(
       (candidate): candidate is string => candidate !== undefined,
     );
-    if (candidates.some((candidate) => this.isKey(candidate))) {
-      return true;
+    const index = candidates.map((candidate) => this.indexOf(candidate)).find((found) => found >= 0);
+    if (index !== undefined) {
+      return index;
     }
     throw new DomainError(
       ErrorCode.UNAUTHORIZED,
@@ -36,9 +45,31 @@ export class ApiKeyGuard implements CanActivate {
     );
   }
 
-  private isKey(candidate: string): boolean {
+  private indexOf(candidate: string): number {
     const candidateDigest = digest(candidate);
     // Check every key, so the time taken does not tell which one matched.
-    return this.keyDigests.reduce((matched, keyDigest) => timingSafeEqual(keyDigest, candidateDigest) || matched, false);
+    return this.keyDigests.reduce((found, keyDigest, index) => (timingSafeEqual(keyDigest, candidateDigest) && found < 0 ? index : found), -1);
+  }
+}
+
+/**
+ * The admin API's keys with their roles (DESIGN §15): the key first, then whether its role
+ * allows the route (declared on the route with `@RequiresRole`), before anything else of the
+ * request is looked at. The key's name becomes the actor of the request's audit entries.
+ */
+export class AdminKeyGuard extends ApiKeyGuard {
+  constructor(private readonly keys: readonly AdminApiKey[]) {
+    super(keys.map((key) => key.key));
+  }
+
+  override canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const key = this.keys[this.keyIndexOf(request)];
+    const needed = requiredRoleOf(context.getHandler());
+    if (!roleAllows(key.role, needed)) {
+      throw new DomainError(ErrorCode.FORBIDDEN, `the key '${key.name}' has the role ${key.role}; this route needs ${needed}`);
+    }
+    setAuditActor(request, key.name);
+    return true;
   }
 }

@@ -1,0 +1,137 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { compare, Operation } from 'fast-json-patch';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { Clock } from '../common/clock';
+import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
+import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { TransactionRunner } from '../database/transaction-runner';
+import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
+import { AuditEntryEntity } from './audit-entry.entity';
+import type { AuditedChange, AuditEntry, AuditPage, ChangeOrigin } from './audit.types';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Which entries a page holds; every field is an exact match, `from`/`to` bound `at` inclusively. */
+export interface AuditFilter {
+  entityType?: string;
+  entityId?: string;
+  actor?: string;
+  user?: string;
+  action?: string;
+  from?: number;
+  to?: number;
+}
+
+export interface AuditPaging {
+  pageNumber: number;
+  pageSize: number;
+}
+
+/** A change of one tenant's record, as a service hands it to `record`. */
+export interface TenantChange extends AuditedChange {
+  tenantId: string;
+}
+
+/** RFC 6902 patch from `before` to `after`; a record appearing or disappearing replaces the whole document. */
+export function patchBetween(before: object | null, after: object | null): Operation[] {
+  return before === null || after === null ? [{ op: 'replace', path: '', value: after }] : compare(before, after);
+}
+
+const toEntry = (row: AuditEntryEntity): AuditEntry => ({
+  id: Number(row.id),
+  at: Number(row.at),
+  actor: row.actor,
+  user: row.user,
+  requestId: row.requestId,
+  entityType: row.entityType,
+  entityId: row.entityId,
+  action: row.action,
+  before: row.before,
+  after: row.after,
+  changes: row.changes,
+});
+
+/**
+ * The audit history (DESIGN §20). Services call `record` with the manager of
+ * the transaction that makes the change, so the change and its entry commit
+ * or roll back together; a refused request throws before it and writes none.
+ */
+@Injectable()
+export class AuditLog implements OnModuleInit {
+  constructor(
+    @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
+    @InjectSettings() private readonly settings: OrchestrationSettings,
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+    private readonly periodicJobs: PeriodicJobsService,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.settings.auditRetentionDays > 0) {
+      this.periodicJobs.register('audit-retention-purge', () => this.purgeExpired());
+    }
+  }
+
+  /** Appends one entry per change, in one statement, inside the caller's transaction. */
+  async record(manager: EntityManager, origin: ChangeOrigin, changes: TenantChange[]): Promise<void> {
+    if (changes.length === 0) {
+      return;
+    }
+    const at = this.clock.now();
+    await manager.insert(
+      AuditEntryEntity,
+      changes.map((change) => ({ ...change, ...origin, at, changes: patchBetween(change.before, change.after) })),
+    );
+  }
+
+  /** One page of the tenant's entries matching `filter`, newest first. */
+  async page(tenantId: string, filter: AuditFilter, { pageNumber, pageSize }: AuditPaging): Promise<AuditPage> {
+    const query = this.dataSource.manager.createQueryBuilder(AuditEntryEntity, 'entry').where('entry.tenantId = :tenantId', { tenantId });
+    for (const field of ['entityType', 'entityId', 'actor', 'user', 'action'] as const) {
+      if (filter[field] !== undefined) {
+        query.andWhere(`entry.${field} = :${field}`, { [field]: filter[field] });
+      }
+    }
+    if (filter.from !== undefined) {
+      query.andWhere('entry.at >= :from', { from: filter.from });
+    }
+    if (filter.to !== undefined) {
+      query.andWhere('entry.at <= :to', { to: filter.to });
+    }
+    const totalEntries = await query.getCount();
+    const rows =
+      totalEntries > pageNumber * pageSize
+        ? await query
+            .orderBy('entry.id', 'DESC')
+            .limit(pageSize)
+            .offset(pageNumber * pageSize)
+            .getMany()
+        : [];
+    return { entries: rows.map(toEntry), totalEntries, totalPages: Math.ceil(totalEntries / pageSize), pageNumber, pageSize };
+  }
+
+  /** The tenant's entry of that id, or null. */
+  async entry(manager: EntityManager, tenantId: string, id: number): Promise<AuditEntry | null> {
+    const row = await manager.findOneBy(AuditEntryEntity, { tenantId, id });
+    return row ? toEntry(row) : null;
+  }
+
+  /**
+   * Deletes entries older than the retention, oldest first, in batches over the primary key
+   * (ids grow with time, so the old entries are the first ones): each batch reads the
+   * JOB_BATCH_ROWS lowest ids and deletes those past the retention; a batch holding a younger entry is the last.
+   */
+  async purgeExpired(): Promise<void> {
+    const cutoff = this.clock.now() - this.settings.auditRetentionDays * DAY_MS;
+    for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
+      const oldest = await this.dataSource.manager.find(AuditEntryEntity, { select: { id: true, at: true }, order: { id: 'ASC' }, take: JOB_BATCH_ROWS });
+      const expired = oldest.filter((row) => Number(row.at) < cutoff).map((row) => row.id);
+      if (expired.length > 0) {
+        await this.transactions.run((manager) => manager.delete(AuditEntryEntity, { id: In(expired) }));
+      }
+      if (expired.length < JOB_BATCH_ROWS) {
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,481 @@
+import { applyPatch, deepClone } from 'fast-json-patch';
+import { DataSource } from 'typeorm';
+import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { CtaClient, ctaBody } from './cta-fixtures';
+import { eachDatabase, errorBody, TestApp } from './harness';
+import { examples } from './sdk-fixtures';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/** The shared tag example with a name and linked CTAs ("any one shows, the rest hide"). */
+const tagBody = (name: string, linkedCtas: string[]): Record<string, any> => ({
+  ...JSON.parse(JSON.stringify(examples.tag)),
+  behaviourTagName: name,
+  ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] } },
+  linkedCtas,
+});
+
+const property = (propertyName: string) => ({ propertyName, type: 'string', isMandatory: true });
+
+/** Applying an entry's patch to its `before` gives its `after`: the patch is the whole story. */
+const expectPatchLeadsToAfter = (entry: any): void => {
+  expect(applyPatch(deepClone(entry.before), deepClone(entry.changes)).newDocument).toEqual(entry.after);
+};
+
+eachDatabase('audit history', (database) => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await TestApp.start(database);
+  });
+  afterAll(() => api.close());
+
+  const headersOf = (tenantId: string, extra: Record<string, string> = {}) => ({ 'x-tenant-id': tenantId, ...extra });
+  const audit = (tenantId: string, query = '') => api.get(`/engine/audit${query}`, headersOf(tenantId));
+  const history = (tenantId: string, ctaId: number | string, query = '') => api.get(`/engine/ctas/${ctaId}/history${query}`, headersOf(tenantId));
+  /** The tenant's entries, newest first (every page). */
+  const entriesOf = async (tenantId: string, query = ''): Promise<any[]> => {
+    const res = await audit(tenantId, `?pageSize=100${query}`);
+    expect(res.status).toBe(200);
+    return res.body.data.entries;
+  };
+  const latest = async (tenantId: string): Promise<any> => (await entriesOf(tenantId))[0];
+
+  describe('an entry for each kind of change', () => {
+    it('records a CTA create with the record as GET shows it, the key, the user header and the request id', async () => {
+      const ctas = new CtaClient(api, 'audit-create');
+      const sent = api.clock.now();
+      const res = await api.post('/engine/ctas', ctaBody(), { ...ctas.headers(), 'x-request-id': 'create-request-1' });
+      const answered = api.clock.now();
+      expect(res.status).toBe(200);
+      const record = await ctas.get(res.body.data);
+      const entries = await entriesOf('audit-create');
+      expect(entries).toEqual([
+        {
+          id: expect.any(Number),
+          at: expect.any(Number),
+          actor: null,
+          user: 'ops@example.com',
+          requestId: 'create-request-1',
+          entityType: 'cta',
+          entityId: String(record.id),
+          action: 'create',
+          before: null,
+          after: record,
+          changes: [{ op: 'replace', path: '', value: record }],
+        },
+      ]);
+      expect(entries[0].at).toBeGreaterThanOrEqual(sent);
+      expect(entries[0].at).toBeLessThanOrEqual(answered);
+    });
+
+    it('records a CTA update with before, after and the patch between them', async () => {
+      const ctas = new CtaClient(api, 'audit-update');
+      const id = await ctas.create({ description: 'first', team: 'growth' });
+      const before = await ctas.get(id);
+      api.clock.advance(1000);
+      expect((await api.put(`/engine/ctas/${id}`, { ...ctaBody({ description: 'second', team: 'store' }), name: undefined }, headersOf('audit-update', { user: 'bob@example.com' }))).status).toBe(200);
+      const after = await ctas.get(id);
+      const entry = await latest('audit-update');
+      expect(entry).toMatchObject({ actor: null, user: 'bob@example.com', entityType: 'cta', entityId: String(id), action: 'update', before, after });
+      expect(entry.changes).toEqual([
+        { op: 'replace', path: '/lastUpdatedBy', value: 'bob@example.com' },
+        { op: 'replace', path: '/lastUpdatedAt', value: after.lastUpdatedAt },
+        { op: 'replace', path: '/team', value: 'store' },
+        { op: 'replace', path: '/description', value: 'second' },
+      ]);
+      expectPatchLeadsToAfter(entry);
+    });
+
+    it('records status changes by their action, with the optional user header or null', async () => {
+      const ctas = new CtaClient(api, 'audit-status');
+      const id = await ctas.create();
+      const draft = await ctas.get(id);
+      expect((await api.put(`/engine/ctas/${id}/live`, undefined, headersOf('audit-status', { user: 'carol@example.com' }))).status).toBe(200);
+      const live = await ctas.get(id);
+      expect((await ctas.status(id, 'pause')).status).toBe(200);
+      const paused = await ctas.get(id);
+      const [pauseEntry, liveEntry] = await entriesOf('audit-status');
+      expect(liveEntry).toMatchObject({ action: 'live', user: 'carol@example.com', before: draft, after: live });
+      expect(liveEntry.changes).toEqual([
+        { op: 'replace', path: '/ctaStatus', value: 'live' },
+        { op: 'replace', path: '/startTime', value: live.startTime },
+      ]);
+      expect(pauseEntry).toMatchObject({ action: 'pause', user: null, actor: null, before: live, after: paused });
+      expect(pauseEntry.changes).toEqual([{ op: 'replace', path: '/ctaStatus', value: 'paused' }]);
+    });
+
+    it('refuses a blank-but-long user header on a status route like anywhere else', async () => {
+      const ctas = new CtaClient(api, 'audit-status-user');
+      const id = await ctas.create();
+      const res = await api.put(`/engine/ctas/${id}/live`, undefined, headersOf('audit-status-user', { user: 'u'.repeat(256) }));
+      expect(res.body).toEqual(errorBody('INVALID_REQUEST', "header 'user' must be at most 255 characters"));
+      expect((await ctas.get(id)).ctaStatus).toBe('draft');
+    });
+
+    it('records test CTA creates, replacements and deletes', async () => {
+      const tenant = 'audit-test-ctas';
+      const body = { userIds: [987654321, '42'], expiresInMinutes: 60, rule: examples.rule() };
+      const first = (await api.post('/engine/ctas/test/create', body, headersOf(tenant, { user: 'qa@example.com' }))).body.data;
+      const [created] = await entriesOf(tenant);
+      expect(created).toMatchObject({ entityType: 'testCta', entityId: String(first), action: 'create', before: null, user: 'qa@example.com' });
+      expect(created.after).toMatchObject({
+        id: first,
+        name: `test-${first}`,
+        team: 'test',
+        ctaStatus: 'live',
+        createdBy: 'qa@example.com',
+        userIds: ['42', '987654321'],
+        rule: { ...examples.rule(), ctaValidTill: created.after.startTime + HOUR },
+        tenantId: tenant,
+      });
+      expect(created.changes).toEqual([{ op: 'replace', path: '', value: created.after }]);
+
+      const second = (await api.post('/engine/ctas/test/create', { ...body, previousCtaId: first }, headersOf(tenant, { user: 'qa@example.com' }))).body.data;
+      const [secondCreated, replaced] = await entriesOf(tenant);
+      expect(replaced).toEqual({ ...replaced, entityId: String(first), action: 'delete', before: created.after, after: null, changes: [{ op: 'replace', path: '', value: null }] });
+      expect(secondCreated).toMatchObject({ entityId: String(second), action: 'create' });
+
+      expect((await api.delete(`/engine/ctas/test/${second}`, headersOf(tenant))).status).toBe(200);
+      const [deleted] = await entriesOf(tenant);
+      expect(deleted).toMatchObject({ entityId: String(second), action: 'delete', user: null, before: secondCreated.after, after: null });
+    });
+
+    it('records behaviour tag creates and updates with the record as the list shows it', async () => {
+      const tenant = 'audit-tags';
+      const ctas = new CtaClient(api, tenant);
+      const [a, b] = [String(await ctas.create()), String(await ctas.create())];
+      expect((await api.post('/engine/behaviour-tags', tagBody('store-nudges', [a, b]), ctas.headers())).status).toBe(200);
+      const list = async () => (await api.get('/engine/behaviour-tags', headersOf(tenant))).body.data.behaviourTags[0];
+      const created = await list();
+      const [createEntry] = await api.get('/engine/behaviour-tags/store-nudges/history', headersOf(tenant)).then((res) => res.body.data.entries);
+      expect(createEntry).toMatchObject({ entityType: 'behaviourTag', entityId: 'store-nudges', action: 'create', before: null, after: created });
+
+      api.clock.advance(1000);
+      const { behaviourTagName: _name, ...update } = tagBody('store-nudges', [a]);
+      update.description = 'one at a time';
+      expect((await api.put('/engine/behaviour-tags/store-nudges', update, headersOf(tenant, { user: 'dave@example.com' }))).status).toBe(200);
+      const updated = await list();
+      const [updateEntry] = await api.get('/engine/behaviour-tags/store-nudges/history', headersOf(tenant)).then((res) => res.body.data.entries);
+      expect(updateEntry).toMatchObject({ action: 'update', user: 'dave@example.com', before: created, after: updated });
+      expect(updateEntry.changes).toEqual([
+        { op: 'remove', path: '/linkedCtas/1' },
+        { op: 'replace', path: '/lastUpdatedBy', value: 'dave@example.com' },
+        { op: 'replace', path: '/lastUpdatedAt', value: updated.lastUpdatedAt },
+        { op: 'replace', path: '/description', value: 'one at a time' },
+      ]);
+      expectPatchLeadsToAfter(updateEntry);
+    });
+
+    it('records event definition creates, upsert updates, replacements and deletes', async () => {
+      const tenant = 'audit-events';
+      const post = (events: unknown[]) => api.post('/engine/events', { events }, headersOf(tenant));
+      expect((await post([{ eventName: 'store_opened', properties: [property('source')] }])).status).toBe(200);
+      const stored = { eventName: 'store_opened', properties: [{ ...property('source'), expectedValue: null, description: null }] };
+      expect(await latest(tenant)).toMatchObject({ entityType: 'event', entityId: 'store_opened', action: 'create', before: null, after: stored });
+
+      expect((await post([{ eventName: 'store_opened', properties: [property('source'), property('screen')] }, { eventName: 'cart_viewed' }])).status).toBe(200);
+      const [cartCreated, storeUpdated] = await entriesOf(tenant);
+      expect(cartCreated).toMatchObject({ entityId: 'cart_viewed', action: 'create', after: { eventName: 'cart_viewed', properties: [] } });
+      expect(storeUpdated).toMatchObject({ entityId: 'store_opened', action: 'update', before: stored });
+      expect(storeUpdated.changes).toEqual([{ op: 'add', path: '/properties/1', value: { ...property('screen'), expectedValue: null, description: null } }]);
+
+      expect((await api.put('/engine/events/store_opened', { properties: [] }, headersOf(tenant, { user: 'erin@example.com' }))).status).toBe(200);
+      const replaced = await latest(tenant);
+      expect(replaced).toMatchObject({ action: 'update', user: 'erin@example.com', before: storeUpdated.after, after: { eventName: 'store_opened', properties: [] } });
+      expect(replaced.changes).toEqual([
+        { op: 'remove', path: '/properties/1' },
+        { op: 'remove', path: '/properties/0' },
+      ]);
+
+      expect((await api.delete('/engine/events/store_opened', headersOf(tenant))).status).toBe(200);
+      expect(await latest(tenant)).toMatchObject({ action: 'delete', before: replaced.after, after: null, changes: [{ op: 'replace', path: '', value: null }] });
+    });
+  });
+
+  describe('refused requests', () => {
+    it('write no entry', async () => {
+      const tenant = 'audit-refused';
+      const ctas = new CtaClient(api, tenant);
+      const id = await ctas.create({ name: 'taken' });
+      const count = async () => (await audit(tenant)).body.data.totalEntries;
+      expect(await count()).toBe(1);
+      const refusals = [
+        await api.post('/engine/ctas', ctaBody({ name: 'taken' }), ctas.headers()),
+        await api.post('/engine/ctas', ctaBody({ team: '' }), ctas.headers()),
+        await ctas.update(id, { rule: { ...examples.rule(), priority: 'high' } }),
+        await ctas.status(id, 'pause'),
+        await ctas.status(id, 'conclude'),
+        await api.put('/engine/ctas/999999', ctaBody({ name: undefined }), ctas.headers()),
+        await api.post('/engine/ctas/test/create', { userIds: [], expiresInMinutes: 60, rule: examples.rule() }, ctas.headers()),
+        await api.delete('/engine/ctas/test/999999', ctas.headers()),
+        await api.post('/engine/behaviour-tags', tagBody('t', ['999999']), ctas.headers()),
+        await api.put('/engine/behaviour-tags/missing', { ...tagBody('missing', []), behaviourTagName: undefined }, ctas.headers()),
+        await api.post('/engine/events', { events: [{ eventName: 'e', properties: [property('p'), property('p')] }] }, ctas.headers()),
+        await api.put('/engine/events/missing', { properties: [] }, ctas.headers()),
+        await api.delete('/engine/events/missing', ctas.headers()),
+      ];
+      for (const refusal of refusals) {
+        expect(refusal.status).toBeGreaterThanOrEqual(400);
+      }
+      expect(await count()).toBe(1);
+    });
+  });
+
+  describe('a change and its entry commit or fail together', () => {
+    /** Runs `attempt` while the audit table is away, so every entry insert fails. */
+    async function withoutAuditTable(attempt: () => Promise<void>): Promise<void> {
+      const dataSource = api.service(DataSource);
+      await dataSource.query('ALTER TABLE audit_entries RENAME TO audit_entries_away');
+      try {
+        await attempt();
+      } finally {
+        await dataSource.query('ALTER TABLE audit_entries_away RENAME TO audit_entries');
+      }
+    }
+
+    it('rolls every kind of change back when its entry cannot be written', async () => {
+      const tenant = 'audit-atomic';
+      const ctas = new CtaClient(api, tenant);
+      const id = await ctas.create({ description: 'kept' });
+      const other = String(await ctas.create());
+      expect((await api.post('/engine/events', { events: [{ eventName: 'kept', properties: [] }] }, ctas.headers())).status).toBe(200);
+      const testCta = (await api.post('/engine/ctas/test/create', { userIds: [1], expiresInMinutes: 60, rule: examples.rule() }, ctas.headers())).body.data;
+      const before = await entriesOf(tenant);
+
+      await withoutAuditTable(async () => {
+        const failures = [
+          await api.post('/engine/ctas', ctaBody({ name: 'never-created' }), ctas.headers()),
+          await ctas.update(id, { description: 'never written' }),
+          await ctas.status(id, 'live'),
+          await api.post('/engine/ctas/test/create', { userIds: [1], expiresInMinutes: 60, rule: examples.rule(), previousCtaId: testCta }, ctas.headers()),
+          await api.delete(`/engine/ctas/test/${testCta}`, ctas.headers()),
+          await api.post('/engine/behaviour-tags', tagBody('never-created', [other]), ctas.headers()),
+          await api.post('/engine/events', { events: [{ eventName: 'never-created', properties: [] }] }, ctas.headers()),
+          await api.put('/engine/events/kept', { properties: [property('never')] }, ctas.headers()),
+          await api.delete('/engine/events/kept', ctas.headers()),
+        ];
+        for (const failure of failures) {
+          expect(failure.body).toEqual(errorBody('INTERNAL_ERROR', 'internal error'));
+        }
+      });
+
+      expect((await ctas.list('?name=never-created')).body.data.totalEntries).toBe(0);
+      expect(await ctas.get(id)).toMatchObject({ description: 'kept', ctaStatus: 'draft', lastUpdatedAt: null });
+      expect((await api.get('/engine/behaviour-tags', ctas.headers())).body.data.behaviourTags).toEqual([]);
+      expect((await api.get('/engine/events', ctas.headers())).body.data.eventList).toEqual([{ eventName: 'kept', properties: [] }]);
+      // The test CTA is still there: deleting it now succeeds.
+      expect((await api.delete(`/engine/ctas/test/${testCta}`, ctas.headers())).status).toBe(200);
+      expect((await entriesOf(tenant)).slice(1)).toEqual(before);
+    });
+  });
+
+  describe('reading the history', () => {
+    const tenant = 'audit-paging';
+    let id: number;
+    let entries: any[];
+    beforeAll(async () => {
+      const ctas = new CtaClient(api, tenant);
+      id = await ctas.create();
+      for (const team of ['a', 'b', 'c', 'd']) {
+        api.clock.advance(10);
+        expect((await api.put(`/engine/ctas/${id}`, { ...ctaBody({ team }), name: undefined }, headersOf(tenant, { user: `${team}@example.com` }))).status).toBe(200);
+      }
+      await ctas.status(id, 'live');
+      await ctas.create();
+      entries = await entriesOf(tenant);
+    });
+
+    it('pages newest first, with the CTA list paging', async () => {
+      expect(entries.map((entry) => entry.action)).toEqual(['create', 'live', 'update', 'update', 'update', 'update', 'create']);
+      expect(entries.map((entry) => entry.id)).toEqual([...entries.map((entry) => entry.id)].sort((a, b) => b - a));
+      const res = await history(tenant, id, '?pageSize=2&pageNumber=1');
+      expect(res.body).toEqual({ data: { entries: entries.slice(3, 5), totalEntries: 6, totalPages: 3, pageNumber: 1, pageSize: 2 } });
+      expect((await history(tenant, id)).body.data).toMatchObject({ entries: entries.slice(1), pageNumber: 0, pageSize: 10, totalPages: 1 });
+      expect((await history(tenant, id, '?pageNumber=3&pageSize=2')).body.data).toEqual({ entries: [], totalEntries: 6, totalPages: 3, pageNumber: 3, pageSize: 2 });
+    });
+
+    it('filters by entity, actor, user, action and time, combined', async () => {
+      const ids = async (query: string) => (await entriesOf(tenant, query)).map((entry) => entry.id);
+      expect(await ids(`&entityType=cta&entityId=${id}`)).toEqual(entries.slice(1).map((entry) => entry.id));
+      expect(await ids('&user=b@example.com')).toEqual([entries[4].id]);
+      expect(await ids('&action=update&user=c@example.com')).toEqual([entries[3].id]);
+      expect(await ids('&action=live')).toEqual([entries[1].id]);
+      expect(await ids(`&from=${entries[4].at}&to=${entries[2].at}`)).toEqual(entries.slice(2, 5).map((entry) => entry.id));
+      expect(await ids('&actor=nobody')).toEqual([]);
+    });
+
+    it.each(['?entityType=campaign', '?action=rename', '?entityId=999999', '?user=nobody', '?from=9999999999999', '?to=0'])('answers an empty page for %s', async (query) => {
+      expect((await audit(tenant, query)).body).toEqual({ data: { entries: [], totalEntries: 0, totalPages: 0, pageNumber: 0, pageSize: 10 } });
+    });
+
+    it.each([
+      ['?pageSize=0', 'pageSize must be a decimal integer between 1 and 100'],
+      ['?pageSize=101', 'pageSize must be a decimal integer between 1 and 100'],
+      ['?pageNumber=-1', 'pageNumber must be a decimal integer ≥ 0'],
+      ['?pageNumber=x', 'pageNumber must be a decimal integer ≥ 0'],
+      ['?from=yesterday', 'from must be epoch milliseconds (a decimal integer ≥ 0)'],
+      ['?to=1.5', 'to must be epoch milliseconds (a decimal integer ≥ 0)'],
+    ])('refuses %s with INVALID_REQUEST', async (query, message) => {
+      expect((await audit(tenant, query)).body).toEqual(errorBody('INVALID_REQUEST', message));
+      expect((await history(tenant, id, query.startsWith('?page') ? query : '?pageSize=x')).body).toEqual(errorBody('INVALID_REQUEST'));
+    });
+
+    it('refuses a repeated filter, and a CTA history of a non-numeric id', async () => {
+      expect((await audit(tenant, '?actor=a&actor=b')).body).toEqual(errorBody('INVALID_REQUEST'));
+      expect((await history(tenant, 'abc')).body).toEqual(errorBody('CTA_ID_INVALID', 'CTA abc does not exist'));
+    });
+
+    it('shows nothing of one tenant to another', async () => {
+      expect((await audit('audit-paging-other')).body.data.totalEntries).toBe(0);
+      expect((await history('audit-paging-other', id)).body.data.entries).toEqual([]);
+      expect((await entriesOf(tenant)).length).toBe(7);
+    });
+  });
+
+  describe('restore', () => {
+    const tenant = 'audit-restore';
+    const ctas = () => new CtaClient(api, tenant);
+    const restore = (id: number | string, auditId: number | string, tenantId = tenant) =>
+      api.post(`/engine/ctas/${id}/restore/${auditId}`, undefined, headersOf(tenantId, { user: 'restorer@example.com' }));
+
+    it('brings back the first version of a paused CTA edited twice, gone live and paused (the history shows who changed what)', async () => {
+      const client = ctas();
+      const original = examples.rule();
+      const id = await client.create({ rule: original, team: 'growth' });
+      await client.status(id, 'live');
+      await client.status(id, 'pause');
+      expect((await client.update(id, { rule: { ...original, priority: 7 }, team: 'store' })).status).toBe(200);
+      expect((await client.update(id, { rule: { ...original, priority: 9 }, team: 'store' })).status).toBe(200);
+      await client.status(id, 'live');
+      await client.status(id, 'pause');
+      const page = (await history(tenant, id)).body.data;
+      expect(page.entries.slice(0, 4).map((entry: any) => [entry.action, entry.user])).toEqual([
+        ['pause', null],
+        ['live', null],
+        ['update', 'ops@example.com'],
+        ['update', 'ops@example.com'],
+      ]);
+      expect(page.entries[2].changes).toContainEqual({ op: 'replace', path: '/rule/priority', value: 9 });
+      const created = page.entries[page.entries.length - 1];
+      expect(created.action).toBe('create');
+
+      const res = await restore(id, created.id);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({});
+      const restored = await client.get(id);
+      expect(restored).toMatchObject({ rule: { ...original, ctaValidTill: null }, team: 'growth', ctaStatus: 'paused', lastUpdatedBy: 'restorer@example.com' });
+      const [entry] = (await history(tenant, id)).body.data.entries;
+      expect(entry).toMatchObject({ action: 'restore', user: 'restorer@example.com', after: restored });
+      expectPatchLeadsToAfter(entry);
+    });
+
+    it('restores a draft CTA to an update entry', async () => {
+      const client = ctas();
+      const id = await client.create({ description: 'one' });
+      await client.update(id, { description: 'two' });
+      await client.update(id, { description: 'three' });
+      const [, two] = (await history(tenant, id)).body.data.entries;
+      expect((await restore(id, two.id)).status).toBe(200);
+      expect((await client.get(id)).description).toBe('two');
+    });
+
+    it.each([
+      ['live', ['live']],
+      ['scheduled', ['schedule']],
+      ['concluded', ['live', 'conclude']],
+      ['terminated', ['terminate']],
+    ])('refuses a %s CTA like an update, and records nothing', async (status, actions) => {
+      const client = ctas();
+      const id = await client.create({ startTime: api.clock.now() + HOUR });
+      for (const action of actions) {
+        expect((await client.status(id, action)).status).toBe(200);
+      }
+      const entries = (await history(tenant, id)).body.data.entries;
+      const res = await restore(id, entries[entries.length - 1].id);
+      expect(res.body).toEqual(errorBody('CTA_STATUS_UPDATE_INVALID', `CTA ${id} is ${status}; only draft or paused CTAs can be edited (pause it first)`));
+      expect((await history(tenant, id)).body.data.entries).toEqual(entries);
+    });
+
+    it('refuses a version whose times no longer pass the update rules', async () => {
+      const client = ctas();
+      const id = await client.create({ startTime: api.clock.now() + HOUR });
+      const [created] = (await history(tenant, id)).body.data.entries;
+      await client.update(id, { startTime: null });
+      api.clock.advance(2 * HOUR);
+      const res = await restore(id, created.id);
+      expect(res.body).toEqual(errorBody('INVALID_REQUEST', expect.stringMatching(/^startTime must lie between/)));
+      expect((await client.get(id)).startTime).toBeNull();
+    });
+
+    it('refuses an unknown, malformed, foreign or other-tenant audit id with INVALID_REQUEST, and an unknown CTA with CTA_ID_INVALID', async () => {
+      const client = ctas();
+      const id = await client.create();
+      const otherId = await client.create();
+      const [otherEntry] = (await history(tenant, otherId)).body.data.entries;
+      await api.post('/engine/events', { events: [{ eventName: 'e' }] }, headersOf(tenant));
+      const [eventEntry] = await entriesOf(tenant, '&entityType=event');
+      const foreignTenant = new CtaClient(api, 'audit-restore-other');
+      const foreignId = await foreignTenant.create();
+      const [foreignEntry] = (await history('audit-restore-other', foreignId)).body.data.entries;
+      for (const auditId of [999999999, 'abc', otherEntry.id, eventEntry.id, foreignEntry.id]) {
+        expect((await restore(id, auditId)).body).toEqual(errorBody('INVALID_REQUEST', `audit entry '${auditId}' is not an entry of CTA ${id}`));
+      }
+      expect((await restore(foreignId, foreignEntry.id)).body).toEqual(errorBody('CTA_ID_INVALID', `CTA ${foreignId} does not exist`));
+      expect((await restore(999999999, otherEntry.id)).body).toEqual(errorBody('CTA_ID_INVALID'));
+      expect((await api.post(`/engine/ctas/${id}/restore/${otherEntry.id}`, undefined, headersOf(tenant))).body).toEqual(
+        errorBody('INVALID_REQUEST', "header 'user' is required"),
+      );
+    });
+
+    it('lives beside the status routes without colliding', async () => {
+      const client = ctas();
+      const id = await client.create();
+      expect((await api.put(`/engine/ctas/${id}/restore`, undefined, headersOf(tenant))).body).toEqual(errorBody('CTA_STATUS_INVALID'));
+      expect((await api.post(`/engine/ctas/${id}/live`, undefined, headersOf(tenant))).status).toBe(404);
+      expect((await api.put(`/engine/ctas/${id}/restore/1`, undefined, headersOf(tenant))).status).toBe(404);
+    });
+  });
+
+  describe('the periodic job', () => {
+    it('records its timed transitions with the actor scheduler', async () => {
+      const tenant = 'audit-scheduler';
+      const client = new CtaClient(api, tenant);
+      const start = api.clock.now() + HOUR;
+      const id = await client.create({ startTime: start, endTime: start + HOUR });
+      expect((await client.status(id, 'schedule')).status).toBe(200);
+      const scheduled = await client.get(id);
+      api.clock.advance(HOUR + 1000);
+      await api.service(PeriodicJobsService).runAll();
+      const live = await client.get(id);
+      api.clock.advance(HOUR);
+      await api.service(PeriodicJobsService).runAll();
+      const concluded = await client.get(id);
+      const [concludeEntry, liveEntry] = (await history(tenant, id)).body.data.entries;
+      expect(liveEntry).toMatchObject({ actor: 'scheduler', user: null, requestId: null, action: 'live', before: scheduled, after: live });
+      expect(liveEntry.changes).toEqual([{ op: 'replace', path: '/ctaStatus', value: 'live' }]);
+      expect(concludeEntry).toMatchObject({ actor: 'scheduler', action: 'conclude', before: live, after: concluded });
+      expect((await entriesOf(tenant, '&actor=scheduler')).length).toBe(2);
+    });
+  });
+});
+
+eachDatabase('audit retention', (database) => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await TestApp.start(database, { AUDIT_RETENTION_DAYS: '30' });
+  });
+  afterAll(() => api.close());
+
+  it('purges entries older than AUDIT_RETENTION_DAYS in the periodic job, and keeps the younger ones', async () => {
+    const client = new CtaClient(api, 'audit-retention');
+    const old = await client.create();
+    api.clock.advance(20 * DAY);
+    const young = await client.create();
+    api.clock.advance(11 * DAY);
+    await api.service(PeriodicJobsService).runAll();
+    const { entries } = (await api.get('/engine/audit', { 'x-tenant-id': 'audit-retention' })).body.data;
+    expect(entries.map((entry: any) => entry.entityId)).toEqual([String(young)]);
+    expect((await client.get(old)).id).toBe(old);
+  });
+});
