@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { compare, Operation } from 'fast-json-patch';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
-import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
+import { PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
@@ -123,15 +123,12 @@ export class AuditLog implements OnModuleInit {
    */
   async purgeExpired(): Promise<void> {
     const cutoff = this.clock.now() - this.settings.auditRetentionDays * DAY_MS;
-    for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
-      const oldest = await this.dataSource.manager.find(AuditEntryEntity, { select: { id: true, at: true }, order: { id: 'ASC' }, take: JOB_BATCH_ROWS });
-      const expired = oldest.filter((row) => Number(row.at) < cutoff).map((row) => row.id);
-      if (expired.length > 0) {
-        await this.transactions.run((manager) => manager.delete(AuditEntryEntity, { id: In(expired) }));
-      }
-      if (expired.length < JOB_BATCH_ROWS) {
-        return;
-      }
-    }
+    await runInBatches(
+      async (limit) => {
+        const oldest = await this.dataSource.manager.find(AuditEntryEntity, { select: { id: true, at: true }, order: { id: 'ASC' }, take: limit });
+        return oldest.filter((row) => Number(row.at) < cutoff).map((row) => row.id);
+      },
+      (expired) => this.transactions.run((manager) => manager.delete(AuditEntryEntity, { id: In(expired) })),
+    );
   }
 }

@@ -21,6 +21,32 @@ export const JOB_BATCH_ROWS = 1000;
 export const JOB_MAX_BATCHES_PER_RUN = 50;
 
 /**
+ * One run of a set-based job (DESIGN §14): `read` finds up to `limit` rows due, `handle`
+ * deals with them; batch after batch until one comes back short or
+ * JOB_MAX_BATCHES_PER_RUN have run.
+ */
+export async function runInBatches<T>(read: (limit: number) => Promise<T[]>, handle: (rows: T[]) => Promise<unknown>): Promise<void> {
+  for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
+    const rows = await read(JOB_BATCH_ROWS);
+    if (rows.length > 0) {
+      await handle(rows);
+    }
+    if (rows.length < JOB_BATCH_ROWS) {
+      return;
+    }
+  }
+}
+
+/** The ids of a batch grouped by tenant, for statements whose every key starts with `tenant_id`. */
+export function idsByTenant<Row extends { tenantId: string }, Id>(rows: Row[], idOf: (row: Row) => Id): Map<string, Id[]> {
+  const grouped = new Map<string, Id[]>();
+  for (const row of rows) {
+    grouped.set(row.tenantId, [...(grouped.get(row.tenantId) ?? []), idOf(row)]);
+  }
+  return grouped;
+}
+
+/**
  * Runs the registered housekeeping jobs (timed transitions, purges) once per
  * cluster every `schedulerIntervalMs` (DESIGN §14). Each instance ticks; a job
  * runs on the instance that claims its lease row — a conditional UPDATE of

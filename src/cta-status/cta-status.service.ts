@@ -6,7 +6,7 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock, describeInstant } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
+import { PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
 import { recordCtaChanges } from '../ctas/cta-audit';
 import { parseCtaId, unknownCta } from '../ctas/cta-id';
 import { loadCtaRecord, loadCtaRecordsById } from '../ctas/cta-links';
@@ -82,38 +82,34 @@ export class CtaStatusService implements OnModuleInit {
   async runTimedTransitions(): Promise<void> {
     const now = this.clock.now();
     for (const timed of TIMED_TRANSITIONS) {
-      for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
-        const due = await this.dueQuery(this.dataSource.manager, timed, now)
-          .select(['cta.id', 'cta.tenantId'])
-          .orderBy(`cta.${timed.dueAt}`)
-          .limit(JOB_BATCH_ROWS)
-          .getMany();
-        if (due.length === 0) {
-          break;
-        }
-        await this.catalogue.writeMany(
-          due.map((cta) => cta.tenantId),
-          async (manager) => {
-            // The batch again, under its rows' locks: the CTAs still due move, each with its entry as the scheduler's.
-            const locked = await loadCtaRecordsById(manager, due.map((cta) => Number(cta.id)), { locked: true });
-            const moving = [...locked.values()].filter((cta) => isDue(cta, timed, now));
-            if (moving.length === 0) {
-              return;
-            }
-            await manager
-              .createQueryBuilder()
-              .update(CtaEntity)
-              .set({ status: timed.to })
-              .where('id IN (:...ids) AND is_test = :isTest AND status IN (:...from)', { ids: moving.map((cta) => cta.id), isTest: false, from: timed.from })
-              .andWhere(`${COLUMN_OF[timed.dueAt]} <= :now`, { now })
-              .execute();
-            await recordCtaChanges(this.audit, manager, SCHEDULER_ORIGIN, timed.action, moving.map((cta) => ({ id: cta.id, tenantId: cta.tenantId, before: cta })));
-          },
-        );
-        if (due.length < JOB_BATCH_ROWS) {
-          break;
-        }
-      }
+      await runInBatches(
+        (limit) =>
+          this.dueQuery(this.dataSource.manager, timed, now)
+            .select(['cta.id', 'cta.tenantId'])
+            .orderBy(`cta.${timed.dueAt}`)
+            .limit(limit)
+            .getMany(),
+        (due) =>
+          this.catalogue.writeMany(
+            due.map((cta) => cta.tenantId),
+            async (manager) => {
+              // The batch again, under its rows' locks: the CTAs still due move, each with its entry as the scheduler's.
+              const locked = await loadCtaRecordsById(manager, due.map((cta) => Number(cta.id)), { locked: true });
+              const moving = [...locked.values()].filter((cta) => isDue(cta, timed, now));
+              if (moving.length === 0) {
+                return;
+              }
+              await manager
+                .createQueryBuilder()
+                .update(CtaEntity)
+                .set({ status: timed.to })
+                .where('id IN (:...ids) AND is_test = :isTest AND status IN (:...from)', { ids: moving.map((cta) => cta.id), isTest: false, from: timed.from })
+                .andWhere(`${COLUMN_OF[timed.dueAt]} <= :now`, { now })
+                .execute();
+              await recordCtaChanges(this.audit, manager, SCHEDULER_ORIGIN, timed.action, moving.map((cta) => ({ id: cta.id, tenantId: cta.tenantId, before: cta })));
+            },
+          ),
+      );
     }
   }
 

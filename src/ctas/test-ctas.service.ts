@@ -7,7 +7,7 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
+import { idsByTenant, PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
 import { loadCtaRecord } from './cta-links';
@@ -109,33 +109,27 @@ export class TestCtasService implements OnModuleInit {
    */
   async purgeExpired(): Promise<void> {
     const now = this.clock.now();
-    for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
-      const expired = await this.dataSource.manager.find(CtaEntity, {
-        select: { id: true, tenantId: true },
-        where: { isTest: true, expiresAt: LessThanOrEqual(now) },
-        order: { expiresAt: 'ASC' },
-        take: JOB_BATCH_ROWS,
-      });
-      if (expired.length === 0) {
-        return;
-      }
-      const idsByTenant = new Map<string, number[]>();
-      for (const cta of expired) {
-        idsByTenant.set(cta.tenantId, [...(idsByTenant.get(cta.tenantId) ?? []), Number(cta.id)]);
-      }
-      await this.catalogue.writeMany([...idsByTenant.keys()], async (manager) => {
-        await manager.delete(CtaEntity, { id: In(expired.map((cta) => Number(cta.id))), isTest: true, expiresAt: LessThanOrEqual(now) });
-        await manager
-          .createQueryBuilder()
-          .delete()
-          .from(CtaTestUserEntity)
-          .where([...idsByTenant].map(([tenantId, ids]) => ({ tenantId, ctaId: In(ids) })))
-          .execute();
-      });
-      if (expired.length < JOB_BATCH_ROWS) {
-        return;
-      }
-    }
+    await runInBatches(
+      (limit) =>
+        this.dataSource.manager.find(CtaEntity, {
+          select: { id: true, tenantId: true },
+          where: { isTest: true, expiresAt: LessThanOrEqual(now) },
+          order: { expiresAt: 'ASC' },
+          take: limit,
+        }),
+      (expired) => {
+        const ctaIds = idsByTenant(expired, (cta) => Number(cta.id));
+        return this.catalogue.writeMany([...ctaIds.keys()], async (manager) => {
+          await manager.delete(CtaEntity, { id: In(expired.map((cta) => Number(cta.id))), isTest: true, expiresAt: LessThanOrEqual(now) });
+          await manager
+            .createQueryBuilder()
+            .delete()
+            .from(CtaTestUserEntity)
+            .where([...ctaIds].map(([tenantId, ids]) => ({ tenantId, ctaId: In(ids) })))
+            .execute();
+        });
+      },
+    );
   }
 
   /** Deletes those of `ids` that are test CTAs of the tenant, with their targeting rows; answers how many. */

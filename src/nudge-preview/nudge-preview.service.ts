@@ -3,7 +3,7 @@ import { DataSource, In, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../common/periodic-jobs.service';
+import { idsByTenant, PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { DEFAULT_PREVIEW_TTL_SECONDS, NudgePreview, WriteNudgePreviewDto } from './dto/nudge-preview.dto';
@@ -60,32 +60,24 @@ export class NudgePreviewService implements OnModuleInit {
   /** Deletes expired previews of all tenants in batches of up to JOB_BATCH_ROWS (DESIGN §14). */
   async purgeExpired(): Promise<void> {
     const now = this.clock.now();
-    for (let batch = 0; batch < JOB_MAX_BATCHES_PER_RUN; batch++) {
-      const expired = await this.dataSource.manager.find(NudgePreviewEntity, {
-        select: { tenantId: true, id: true },
-        where: { expiresAt: LessThanOrEqual(now) },
-        order: { expiresAt: 'ASC' },
-        take: JOB_BATCH_ROWS,
-      });
-      if (expired.length === 0) {
-        return;
-      }
-      const idsByTenant = new Map<string, string[]>();
-      for (const preview of expired) {
-        idsByTenant.set(preview.tenantId, [...(idsByTenant.get(preview.tenantId) ?? []), preview.id]);
-      }
-      // Still expired: a preview rewritten since the read keeps its new life.
-      await this.transactions.run((manager) =>
-        manager
-          .createQueryBuilder()
-          .delete()
-          .from(NudgePreviewEntity)
-          .where([...idsByTenant].map(([tenantId, ids]) => ({ tenantId, id: In(ids), expiresAt: LessThanOrEqual(now) })))
-          .execute(),
-      );
-      if (expired.length < JOB_BATCH_ROWS) {
-        return;
-      }
-    }
+    await runInBatches(
+      (limit) =>
+        this.dataSource.manager.find(NudgePreviewEntity, {
+          select: { tenantId: true, id: true },
+          where: { expiresAt: LessThanOrEqual(now) },
+          order: { expiresAt: 'ASC' },
+          take: limit,
+        }),
+      (expired) =>
+        // Still expired: a preview rewritten since the read keeps its new life.
+        this.transactions.run((manager) =>
+          manager
+            .createQueryBuilder()
+            .delete()
+            .from(NudgePreviewEntity)
+            .where([...idsByTenant(expired, (preview) => preview.id)].map(([tenantId, ids]) => ({ tenantId, id: In(ids), expiresAt: LessThanOrEqual(now) })))
+            .execute(),
+        ),
+    );
   }
 }
