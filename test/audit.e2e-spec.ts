@@ -18,6 +18,10 @@ const tagBody = (name: string, linkedCtas: string[]): Record<string, any> => ({
 
 const property = (propertyName: string) => ({ propertyName, type: 'string', isMandatory: true });
 
+const BELOW_5_2 = { all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2' }] };
+/** A CTA rule whose audience is the cohort `name`. */
+const ruleFor = (name: string) => ({ ...examples.rule(), cohortEligibility: { includes: [name], excludes: [] } });
+
 /** Applying an entry's patch to its `before` gives its `after`: the patch is the whole story. */
 const expectPatchLeadsToAfter = (entry: any): void => {
   expect(applyPatch(deepClone(entry.before), deepClone(entry.changes)).newDocument).toEqual(entry.after);
@@ -40,6 +44,17 @@ eachDatabase('audit history', (database) => {
     return res.body.data.entries;
   };
   const latest = async (tenantId: string): Promise<any> => (await entriesOf(tenantId))[0];
+  const cohortOf = async (tenantId: string, name: string): Promise<any> => {
+    const res = await api.get(`/engine/cohorts/${name}`, headersOf(tenantId));
+    expect(res.status).toBe(200);
+    return res.body.data;
+  };
+  /** A member upload: JSON ids, or CSV text. */
+  const members = (tenantId: string, method: 'POST' | 'PUT' | 'DELETE', name: string, body: unknown, extra: Record<string, string> = {}) =>
+    api.request(method, `/engine/cohorts/${name}/members`, {
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: headersOf(tenantId, { user: 'ops@example.com', 'content-type': typeof body === 'string' ? 'text/csv' : 'application/json', ...extra }),
+    });
 
   describe('an entry for each kind of change', () => {
     it('records a CTA create with the record as GET shows it, the key, the user header and the request id', async () => {
@@ -193,6 +208,129 @@ eachDatabase('audit history', (database) => {
     });
   });
 
+  describe('cohorts', () => {
+    const tenant = 'audit-cohorts';
+
+    it('records cohort creates, updates and deletes with the record as GET shows it', async () => {
+      const ctas = new CtaClient(api, tenant);
+      const sent = api.clock.now();
+      const res = await api.post('/engine/cohorts', { name: 'beta', description: 'the beta', kind: 'static' }, headersOf(tenant, { user: 'ops@example.com', 'x-request-id': 'cohort-request-1' }));
+      expect(res.status).toBe(200);
+      const created = await cohortOf(tenant, 'beta');
+      const [createEntry] = await entriesOf(tenant);
+      expect(createEntry).toEqual({
+        id: expect.any(Number),
+        at: expect.any(Number),
+        actor: null,
+        user: 'ops@example.com',
+        requestId: 'cohort-request-1',
+        entityType: 'cohort',
+        entityId: 'beta',
+        action: 'create',
+        before: null,
+        after: created,
+        changes: [{ op: 'replace', path: '', value: created }],
+      });
+      expect(createEntry.at).toBeGreaterThanOrEqual(sent);
+
+      // A CTA naming the cohort shows in the record's usedBy, read in the write's transaction.
+      const ctaId = await ctas.create({ rule: ruleFor('beta') });
+      api.clock.advance(1000);
+      expect((await api.put('/engine/cohorts/beta', { description: 'the 2026 beta' }, headersOf(tenant, { user: 'frank@example.com' }))).status).toBe(200);
+      const updated = await cohortOf(tenant, 'beta');
+      expect(updated.usedBy).toEqual([String(ctaId)]);
+      const updateEntry = await latest(tenant);
+      expect(updateEntry).toMatchObject({ user: 'frank@example.com', entityType: 'cohort', entityId: 'beta', action: 'update', before: { ...created, usedBy: [String(ctaId)] }, after: updated });
+      expect(updateEntry.changes).toEqual([
+        { op: 'replace', path: '/lastUpdatedBy', value: 'frank@example.com' },
+        { op: 'replace', path: '/lastUpdatedAt', value: updated.lastUpdatedAt },
+        { op: 'replace', path: '/description', value: 'the 2026 beta' },
+      ]);
+      expectPatchLeadsToAfter(updateEntry);
+
+      expect((await api.post('/engine/cohorts', { name: 'old-apps', kind: 'rule', rule: BELOW_5_2 }, headersOf(tenant, { user: 'ops@example.com' }))).status).toBe(200);
+      const rule = await cohortOf(tenant, 'old-apps');
+      expect(rule.rule).toEqual(BELOW_5_2);
+      expect(await latest(tenant)).toMatchObject({ entityId: 'old-apps', action: 'create', before: null, after: rule });
+      const newRule = { all: [{ attribute: 'appVersion', op: 'semverLt', value: '6.0' }] };
+      expect((await api.put('/engine/cohorts/old-apps', { rule: newRule }, headersOf(tenant, { user: 'ops@example.com' }))).status).toBe(200);
+      const ruleUpdate = await latest(tenant);
+      expect(ruleUpdate).toMatchObject({ entityId: 'old-apps', action: 'update', before: rule, after: await cohortOf(tenant, 'old-apps') });
+      expect(ruleUpdate.changes).toContainEqual({ op: 'replace', path: '/rule/all/0/value', value: '6.0' });
+      expectPatchLeadsToAfter(ruleUpdate);
+
+      expect((await api.delete('/engine/cohorts/old-apps', headersOf(tenant, { user: 'gina@example.com' }))).status).toBe(200);
+      expect(await latest(tenant)).toMatchObject({
+        user: 'gina@example.com',
+        entityId: 'old-apps',
+        action: 'delete',
+        before: ruleUpdate.after,
+        after: null,
+        changes: [{ op: 'replace', path: '', value: null }],
+      });
+    });
+
+    it('records member changes (JSON and CSV) as counts, not ids', async () => {
+      const memberTenant = 'audit-cohort-members';
+      expect((await api.post('/engine/cohorts', { name: 'list', kind: 'static' }, headersOf(memberTenant, { user: 'ops@example.com' }))).status).toBe(200);
+      const change = async (method: 'POST' | 'PUT' | 'DELETE', body: unknown, answer: object, user = 'ops@example.com') => {
+        const res = await members(memberTenant, method, 'list', body, { user, 'x-request-id': `members-${method}` });
+        expect(res.body).toEqual({ data: answer });
+        return latest(memberTenant);
+      };
+
+      expect(await change('POST', { userIds: [1, '2', 3] }, { added: 3, removed: 0, memberCount: 3 })).toEqual({
+        id: expect.any(Number),
+        at: expect.any(Number),
+        actor: null,
+        user: 'ops@example.com',
+        requestId: 'members-POST',
+        entityType: 'cohort',
+        entityId: 'list',
+        action: 'members',
+        before: { memberCount: 0 },
+        after: { memberCount: 3, added: 3, removed: 0 },
+        changes: [
+          { op: 'replace', path: '/memberCount', value: 3 },
+          { op: 'add', path: '/added', value: 3 },
+          { op: 'add', path: '/removed', value: 0 },
+        ],
+      });
+      const replaced = await change('PUT', 'userId\n2\n3\n4\n5\n', { added: 2, removed: 1, memberCount: 4 }, 'hank@example.com');
+      expect(replaced).toMatchObject({ user: 'hank@example.com', action: 'members', before: { memberCount: 3 }, after: { memberCount: 4, added: 2, removed: 1 } });
+      expect(replaced.changes).toEqual([
+        { op: 'replace', path: '/memberCount', value: 4 },
+        { op: 'add', path: '/added', value: 2 },
+        { op: 'add', path: '/removed', value: 1 },
+      ]);
+      expect(await change('POST', '6\n2\n', { added: 1, removed: 0, memberCount: 5 })).toMatchObject({ before: { memberCount: 4 }, after: { memberCount: 5, added: 1, removed: 0 } });
+      expect(await change('DELETE', { userIds: [5, 99] }, { added: 0, removed: 1, memberCount: 4 })).toMatchObject({
+        before: { memberCount: 5 },
+        after: { memberCount: 4, added: 0, removed: 1 },
+      });
+
+      const entries = await entriesOf(memberTenant, '&entityType=cohort&entityId=list');
+      expect(entries.map((entry) => entry.action)).toEqual(['members', 'members', 'members', 'members', 'create']);
+      expect(JSON.stringify(entries.slice(0, 4))).not.toMatch(/userIds/);
+      expect((await entriesOf(memberTenant, '&action=members')).length).toBe(4);
+    });
+
+    it('filters the history by entityType=cohort and a cohort name', async () => {
+      const all = await entriesOf(tenant);
+      expect(all.map((entry) => [entry.entityType, entry.action])).toEqual([
+        ['cohort', 'delete'],
+        ['cohort', 'update'],
+        ['cohort', 'create'],
+        ['cohort', 'update'],
+        ['cta', 'create'],
+        ['cohort', 'create'],
+      ]);
+      expect(await entriesOf(tenant, '&entityType=cohort')).toEqual(all.filter((entry) => entry.entityType === 'cohort'));
+      expect((await entriesOf(tenant, '&entityType=cohort&entityId=beta')).map((entry) => entry.action)).toEqual(['update', 'create']);
+      expect(await entriesOf(tenant, '&entityType=cohort&entityId=missing')).toEqual([]);
+    });
+  });
+
   describe('refused requests', () => {
     it('write no entry', async () => {
       const tenant = 'audit-refused';
@@ -219,6 +357,40 @@ eachDatabase('audit history', (database) => {
         expect(refusal.status).toBeGreaterThanOrEqual(400);
       }
       expect(await count()).toBe(1);
+    });
+
+    it('write no entry for refused cohort changes', async () => {
+      const tenant = 'audit-cohorts-refused';
+      const ctas = new CtaClient(api, tenant);
+      const post = (body: unknown) => api.post('/engine/cohorts', body, ctas.headers());
+      expect((await post({ name: 'staff', kind: 'static' })).status).toBe(200);
+      expect((await post({ name: 'staff-on-old', kind: 'rule', rule: { all: [{ cohort: 'staff' }, ...BELOW_5_2.all] } })).status).toBe(200);
+      expect((await post({ name: 'paying', kind: 'static' })).status).toBe(200);
+      expect((await members(tenant, 'POST', 'paying', { userIds: [1] })).status).toBe(200);
+      const live = await ctas.create({ rule: ruleFor('paying') });
+      expect((await ctas.status(live, 'live')).status).toBe(200);
+      const count = async () => (await audit(tenant)).body.data.totalEntries;
+      expect(await count()).toBe(6);
+      const refusals = [
+        [await post({ name: 'staff', kind: 'static' }), 'COHORT_DUPLICATE_NAME'],
+        [await post({ name: 'all', kind: 'static' }), 'INVALID_REQUEST'],
+        [await post({ name: 'no-rule', kind: 'rule' }), 'INVALID_REQUEST'],
+        [await api.put('/engine/cohorts/staff', { kind: 'rule' }, ctas.headers()), 'INVALID_REQUEST'],
+        [await api.put('/engine/cohorts/missing', { description: 'x' }, ctas.headers()), 'COHORT_NOT_FOUND'],
+        [await api.delete('/engine/cohorts/staff', ctas.headers()), 'COHORT_IN_USE'],
+        [await api.delete('/engine/cohorts/paying', ctas.headers()), 'COHORT_IN_USE'],
+        [await api.delete('/engine/cohorts/missing', ctas.headers()), 'COHORT_NOT_FOUND'],
+        [await members(tenant, 'PUT', 'paying', 'userId\n2\nabc\n3\n'), 'INVALID_REQUEST'],
+        [await members(tenant, 'POST', 'paying', { userIds: [2, 'x'] }), 'INVALID_REQUEST'],
+        [await members(tenant, 'DELETE', 'paying', '1\n'), 'UNSUPPORTED_MEDIA_TYPE'],
+        [await members(tenant, 'POST', 'staff-on-old', { userIds: [2] }), 'INVALID_REQUEST'],
+        [await members(tenant, 'POST', 'missing', { userIds: [2] }), 'COHORT_NOT_FOUND'],
+      ] as const;
+      for (const [refusal, code] of refusals) {
+        expect(refusal.body).toEqual(errorBody(code));
+      }
+      expect(await count()).toBe(6);
+      expect((await cohortOf(tenant, 'paying')).memberCount).toBe(1);
     });
   });
 
@@ -267,6 +439,34 @@ eachDatabase('audit history', (database) => {
       // The test CTA is still there: deleting it now succeeds.
       expect((await api.delete(`/engine/ctas/test/${testCta}`, ctas.headers())).status).toBe(200);
       expect((await entriesOf(tenant)).slice(1)).toEqual(before);
+    });
+
+    it('rolls every kind of cohort change back when its entry cannot be written', async () => {
+      const tenant = 'audit-atomic-cohorts';
+      const headers = headersOf(tenant, { user: 'ops@example.com' });
+      expect((await api.post('/engine/cohorts', { name: 'kept', description: 'kept', kind: 'static' }, headers)).status).toBe(200);
+      expect((await members(tenant, 'POST', 'kept', { userIds: [1, 2] })).status).toBe(200);
+      const kept = await cohortOf(tenant, 'kept');
+      const before = await entriesOf(tenant);
+
+      await withoutAuditTable(async () => {
+        const failures = [
+          await api.post('/engine/cohorts', { name: 'never-created', kind: 'static' }, headers),
+          await api.put('/engine/cohorts/kept', { description: 'never written' }, headers),
+          await members(tenant, 'POST', 'kept', { userIds: [3] }),
+          await members(tenant, 'PUT', 'kept', 'userId\n7\n8\n9\n'),
+          await members(tenant, 'DELETE', 'kept', { userIds: [1] }),
+          await api.delete('/engine/cohorts/kept', headers),
+        ];
+        for (const failure of failures) {
+          expect(failure.body).toEqual(errorBody('INTERNAL_ERROR', 'internal error'));
+        }
+      });
+
+      expect((await api.get('/engine/cohorts', headers)).body.data.cohorts).toEqual([kept]);
+      const memberOf = async (userId: number) => (await api.get(`/engine/cohorts/kept/members/${userId}`, headers)).body.data.member;
+      expect([await memberOf(1), await memberOf(2), await memberOf(3), await memberOf(7)]).toEqual([true, true, false, false]);
+      expect(await entriesOf(tenant)).toEqual(before);
     });
   });
 

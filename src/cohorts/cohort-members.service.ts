@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { AuditLog } from '../audit/audit-log.service';
+import type { ChangeOrigin } from '../audit/audit.types';
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
@@ -38,12 +40,13 @@ export class CohortMembersService {
     @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
-  async add(tenantId: string, user: string, name: string, upload: MemberUpload): Promise<MemberChange> {
+  async add(tenantId: string, user: string, name: string, upload: MemberUpload, origin: ChangeOrigin): Promise<MemberChange> {
     const staged = await this.stage(tenantId, name, upload);
     try {
-      const { previous: _current, ...counts } = await this.commit(tenantId, user, name, staged.generation, async (manager, current) => {
+      const { previous: _current, ...counts } = await this.commit(tenantId, user, origin, name, staged.generation, async (manager, current) => {
         const added = await mergeGeneration(manager, staged.generation, current.generation);
         if (current.memberCount + added > MAX_COHORT_MEMBERS) throw tooManyMembers();
         return { added, removed: 0, memberCount: current.memberCount + added };
@@ -54,11 +57,11 @@ export class CohortMembersService {
     }
   }
 
-  async replace(tenantId: string, user: string, name: string, upload: MemberUpload): Promise<MemberChange> {
+  async replace(tenantId: string, user: string, name: string, upload: MemberUpload, origin: ChangeOrigin): Promise<MemberChange> {
     const staged = await this.stage(tenantId, name, upload);
     let obsolete = staged.generation.generation;
     try {
-      const { previous, ...counts } = await this.commit(tenantId, user, name, staged.generation, async (manager, current) => {
+      const { previous, ...counts } = await this.commit(tenantId, user, origin, name, staged.generation, async (manager, current) => {
         const common = await countCommon(manager, staged.generation, current.generation);
         return { added: staged.count - common, removed: current.memberCount - common, memberCount: staged.count, generation: staged.generation.generation };
       });
@@ -69,13 +72,13 @@ export class CohortMembersService {
     }
   }
 
-  async remove(tenantId: string, user: string, name: string, upload: MemberUpload): Promise<MemberChange> {
+  async remove(tenantId: string, user: string, name: string, upload: MemberUpload, origin: ChangeOrigin): Promise<MemberChange> {
     if (upload.kind !== 'json') {
       throw new DomainError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'removing members takes application/json {"userIds": [...]}');
     }
     const userIds = [...new Set(jsonUserIds(upload.body))];
     await this.staticCohort(tenantId, name);
-    const { previous: _current, ...counts } = await this.commit(tenantId, user, name, undefined, async (manager, current) => {
+    const { previous: _current, ...counts } = await this.commit(tenantId, user, origin, name, undefined, async (manager, current) => {
       const removed = await deleteMembers(manager, current.generation, userIds);
       return { added: 0, removed, memberCount: current.memberCount - removed };
     });
@@ -141,11 +144,13 @@ export class CohortMembersService {
   /**
    * One transaction on the cohort's row, locked first (an UPDATE), so member writes of a
    * cohort apply one at a time. `change` answers the counts, and `generation` for a replace;
-   * the answer carries the generation that was current before (`previous`).
+   * the answer carries the generation that was current before (`previous`). The audit entry
+   * (DESIGN §20: counts, not ids) is written in the same transaction.
    */
   private async commit(
     tenantId: string,
     user: string,
+    origin: ChangeOrigin,
     name: string,
     staged: Generation | undefined,
     change: (manager: EntityManager, current: { generation: Generation; memberCount: number }) => Promise<MemberChange & { generation?: number }>,
@@ -158,6 +163,9 @@ export class CohortMembersService {
       const current = { generation: { tenantId, cohortId: cohort.id, generation: cohort.generation }, memberCount: cohort.memberCount };
       const { generation, ...counts } = await change(manager, current);
       await manager.update(CohortEntity, { tenantId, id: cohort.id }, { memberCount: counts.memberCount, ...(generation === undefined ? {} : { generation }) });
+      await this.audit.record(manager, origin, [
+        { tenantId, entityType: 'cohort', entityId: cohort.name, action: 'members', before: { memberCount: cohort.memberCount }, after: counts },
+      ]);
       return { ...counts, previous: cohort.generation };
     });
   }

@@ -2,6 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/com
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ChangeOrigin } from '../audit/change-origin';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest, ApiNotFound, BAD_TENANT_EXAMPLE, errorExamples } from '../common/api-error-responses';
@@ -169,8 +170,13 @@ export class CohortsController {
     [ErrorCode.COHORT_DUPLICATE_NAME, "a cohort named 'beta-testers' already exists"],
     MISSING_USER,
   )
-  async create(@TenantId() tenantId: string, @OperatorUser() user: string, @ValidBody(ErrorCode.INVALID_REQUEST) body: CreateCohortDto): Promise<DataEnvelope<CohortRecord>> {
-    return dataEnvelope(await this.cohorts.create(tenantId, user, body));
+  async create(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @ValidBody(ErrorCode.INVALID_REQUEST) body: CreateCohortDto,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<DataEnvelope<CohortRecord>> {
+    return dataEnvelope(await this.cohorts.create(tenantId, user, body, origin));
   }
 
   @Get()
@@ -219,8 +225,9 @@ export class CohortsController {
     @OperatorUser() user: string,
     @Param('name') name: string,
     @ValidBody(ErrorCode.INVALID_REQUEST) body: UpdateCohortDto,
+    @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<CohortRecord>> {
-    return dataEnvelope(await this.cohorts.update(tenantId, user, name, body));
+    return dataEnvelope(await this.cohorts.update(tenantId, user, name, body, origin));
   }
 
   @Delete(':name')
@@ -236,8 +243,13 @@ export class CohortsController {
     MISSING_USER,
   )
   @NOT_FOUND()
-  async delete(@TenantId() tenantId: string, @OperatorUser() _user: string, @Param('name') name: string): Promise<DataEnvelope<null>> {
-    await this.cohorts.delete(tenantId, name);
+  async delete(
+    @TenantId() tenantId: string,
+    @OperatorUser() _user: string,
+    @Param('name') name: string,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<DataEnvelope<null>> {
+    await this.cohorts.delete(tenantId, name, origin);
     return dataEnvelope(null);
   }
 
@@ -254,8 +266,14 @@ export class CohortsController {
   @NOT_FOUND()
   @TOO_LARGE()
   @WRONG_TYPE('application/json, text/csv or text/plain')
-  async addMembers(@TenantId() tenantId: string, @OperatorUser() user: string, @Param('name') name: string, @MemberUploadBody() upload: MemberUpload): Promise<DataEnvelope<MemberChange>> {
-    return dataEnvelope(await this.members.add(tenantId, user, name, upload));
+  async addMembers(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('name') name: string,
+    @MemberUploadBody() upload: MemberUpload,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<DataEnvelope<MemberChange>> {
+    return dataEnvelope(await this.members.add(tenantId, user, name, upload, origin));
   }
 
   @Put(':name/members')
@@ -274,8 +292,14 @@ export class CohortsController {
   @NOT_FOUND()
   @TOO_LARGE()
   @WRONG_TYPE('application/json, text/csv or text/plain')
-  async replaceMembers(@TenantId() tenantId: string, @OperatorUser() user: string, @Param('name') name: string, @MemberUploadBody() upload: MemberUpload): Promise<DataEnvelope<MemberChange>> {
-    return dataEnvelope(await this.members.replace(tenantId, user, name, upload));
+  async replaceMembers(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('name') name: string,
+    @MemberUploadBody() upload: MemberUpload,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<DataEnvelope<MemberChange>> {
+    return dataEnvelope(await this.members.replace(tenantId, user, name, upload, origin));
   }
 
   @Delete(':name/members')
@@ -289,8 +313,14 @@ export class CohortsController {
   @ApiOkResponse({ description: 'what changed', schema: dataEnvelopeSchema(CHANGE_SCHEMA.properties!.data, { added: 0, removed: 1, memberCount: 2 }) })
   @MEMBER_ERRORS()
   @NOT_FOUND()
-  async removeMembers(@TenantId() tenantId: string, @OperatorUser() user: string, @Param('name') name: string, @MemberUploadBody() upload: MemberUpload): Promise<DataEnvelope<MemberChange>> {
-    return dataEnvelope(await this.members.remove(tenantId, user, name, upload));
+  async removeMembers(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('name') name: string,
+    @MemberUploadBody() upload: MemberUpload,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<DataEnvelope<MemberChange>> {
+    return dataEnvelope(await this.members.remove(tenantId, user, name, upload, origin));
   }
 
   @Get(':name/members/:userId')

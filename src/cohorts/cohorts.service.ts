@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { AuditLog } from '../audit/audit-log.service';
+import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
@@ -32,9 +34,10 @@ export class CohortsService {
     private readonly catalogue: CatalogueRevisionService,
     private readonly members: CohortMembersService,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
-  async create(tenantId: string, user: string, body: CreateCohortDto): Promise<CohortRecord> {
+  async create(tenantId: string, user: string, body: CreateCohortDto, origin: ChangeOrigin): Promise<CohortRecord> {
     const problem = cohortNameProblem(body.name);
     if (problem) throw invalidRequest(problem);
     if (!COHORT_KINDS.includes(body.kind)) throw invalidRequest(`kind must be one of ${COHORT_KINDS.join(', ')}`);
@@ -57,6 +60,7 @@ export class CohortsService {
           lastUpdatedAt: null,
           lastUpdatedBy: null,
         });
+        await this.recordChange(manager, tenantId, origin, body.name, 'create', null, await this.record(manager, tenantId, body.name));
       });
     } catch (error) {
       // The (tenant_id, name) key decides, also between two racing creates.
@@ -83,19 +87,17 @@ export class CohortsService {
   }
 
   async get(tenantId: string, name: string): Promise<CohortRecord> {
-    const cohort = await this.dataSource.manager.findOneBy(CohortEntity, { tenantId, name });
-    if (!cohort) throw cohortNotFound(name);
-    const links = await this.dataSource.manager.find(CtaCohortEntity, { where: { tenantId, cohortName: name } });
-    return toCohortRecord(cohort, links.map((link) => Number(link.ctaId)));
+    return this.record(this.dataSource.manager, tenantId, name);
   }
 
-  async update(tenantId: string, user: string, name: string, body: UpdateCohortDto): Promise<CohortRecord> {
+  async update(tenantId: string, user: string, name: string, body: UpdateCohortDto, origin: ChangeOrigin): Promise<CohortRecord> {
     const fixed = ['name', 'kind'].filter((key) => key in body);
     if (fixed.length > 0) throw invalidRequest(`${fixed.join(' and ')} cannot be changed (delete the cohort and create it again)`);
     this.checkDescription(body.description);
     await this.catalogue.write(tenantId, async (manager) => {
       const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
       if (!cohort) throw cohortNotFound(name);
+      const before = await this.record(manager, tenantId, name);
       const rule = body.rule === undefined ? undefined : await this.validRule(manager, tenantId, cohort.kind, body.rule, false);
       await manager.update(
         CohortEntity,
@@ -107,11 +109,12 @@ export class CohortsService {
           lastUpdatedBy: user,
         },
       );
+      await this.recordChange(manager, tenantId, origin, name, 'update', before, await this.record(manager, tenantId, name));
     });
     return this.get(tenantId, name);
   }
 
-  async delete(tenantId: string, name: string): Promise<void> {
+  async delete(tenantId: string, name: string, origin: ChangeOrigin): Promise<void> {
     const cohortId = await this.catalogue.write(tenantId, async (manager) => {
       const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
       if (!cohort) throw cohortNotFound(name);
@@ -134,10 +137,33 @@ export class CohortsService {
       if (users.length > 0) {
         throw new DomainError(ErrorCode.COHORT_IN_USE, `cohort '${name}' is named by the rules of cohorts ${users.join(', ')}`);
       }
+      const before = await this.record(manager, tenantId, name);
       await manager.delete(CohortEntity, { tenantId, id: cohort.id });
+      await this.recordChange(manager, tenantId, origin, name, 'delete', before, null);
       return cohort.id;
     });
     await this.members.purge(tenantId, cohortId);
+  }
+
+  /** The cohort as the admin API shows it, read with `manager` (inside a write: as that write sees it). */
+  private async record(manager: EntityManager, tenantId: string, name: string): Promise<CohortRecord> {
+    const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
+    if (!cohort) throw cohortNotFound(name);
+    const links = await manager.find(CtaCohortEntity, { where: { tenantId, cohortName: name } });
+    return toCohortRecord(cohort, links.map((link) => Number(link.ctaId)));
+  }
+
+  /** The audit entry of a change of a cohort definition, in the write's transaction (DESIGN §20). */
+  private recordChange(
+    manager: EntityManager,
+    tenantId: string,
+    origin: ChangeOrigin,
+    name: string,
+    action: AuditAction,
+    before: CohortRecord | null,
+    after: CohortRecord | null,
+  ): Promise<void> {
+    return this.audit.record(manager, origin, [{ tenantId, entityType: 'cohort', entityId: name, action, before, after }]);
   }
 
   private checkDescription(description: string | null | undefined): void {
