@@ -13,51 +13,21 @@
  *
  *   BENCH_MYSQL_URL   default mysql://root@127.0.0.1:3306/cta_bench (schemas cta_bench_idle, cta_bench_caps recreated); "off" skips MariaDB
  */
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const { MYSQL_URL, sleep, startService: startBuiltService, mysqlReachable, recreateSchema } = require('./service');
 
-const ROOT = path.join(__dirname, '..');
-const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/cta_bench';
 const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1', app_version: '5.2.0', package_name: 'com.example.app' };
 const RANDOM_TENANTS = 40_000;
 const IDLE_TENANTS = 2_000;
 const IDLE_SECONDS = 30;
 const exampleRule = require('../test/fixtures/create-cta.json').rule;
 
-let nextPort = 41_000 + Math.floor(Math.random() * 1000);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(url) {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-/** The built service; SIGWINCH makes it run a full GC (bench/gc-on-signal.js), so heap figures are live data only. */
-async function startService(env) {
-  const port = nextPort++;
-  const child = spawn(process.execPath, ['--expose-gc', '-r', path.join(__dirname, 'gc-on-signal.js'), path.join(ROOT, 'dist/src/main.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/health`);
-  return {
-    base,
-    gc: async () => (child.kill('SIGWINCH'), sleep(500)),
-    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
-  };
-}
+/** The built service, logging warnings only. */
+const startService = ({ DB_URL, ...env }) => startBuiltService(DB_URL, { LOG_LEVEL: 'warn', ...env });
 
 async function metric(base, name) {
   const text = await (await fetch(`${base}/metrics`)).text();
@@ -145,19 +115,6 @@ async function countingProxy(target) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { port: server.address().port, counter, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-async function recreateSchema(name) {
-  const mysql = require('mysql2/promise');
-  const serverUrl = new URL(MYSQL_URL);
-  serverUrl.pathname = '/';
-  const admin = await mysql.createConnection({ uri: serverUrl.toString() });
-  await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await admin.end();
-  const url = new URL(MYSQL_URL);
-  url.pathname = `/${name}`;
-  return url;
 }
 
 /** Two idle instances on one database with IDLE_TENANTS tenants (a live CTA, a tag, a nudge preview each). */
@@ -251,17 +208,6 @@ async function measureMergeAtCaps() {
     return rows;
   } finally {
     await service.stop();
-  }
-}
-
-async function mysqlReachable() {
-  if (MYSQL_URL === 'off') return false;
-  try {
-    const connection = await require('mysql2/promise').createConnection({ uri: new URL('/', MYSQL_URL).toString(), connectTimeout: 3000 });
-    await connection.end();
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -1,0 +1,78 @@
+'use strict';
+/**
+ * What every bench script needs to run the built service: free ports, starting it (and waiting
+ * for /health), reaching and recreating MariaDB schemas. `run.js`, `instances.js` and (through
+ * `run.js`) `galera.js` use these.
+ */
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+
+const ROOT = path.join(__dirname, '..');
+const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/cta_bench';
+
+let nextPort = 39_000 + Math.floor(Math.random() * 2000);
+const takePort = () => nextPort++;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(url) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/**
+ * The built service on `dbUrl` with `env`. SIGWINCH makes it run a full GC (bench/gc-on-signal.js;
+ * `gc()`), so heap figures count live data only.
+ */
+async function startService(dbUrl, env = {}) {
+  const port = takePort();
+  const child = spawn(process.execPath, ['--expose-gc', '-r', path.join(__dirname, 'gc-on-signal.js'), path.join(ROOT, 'dist/src/main.js')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_URL: dbUrl, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/health`);
+  return {
+    base,
+    pid: child.pid,
+    gc: async () => (child.kill('SIGWINCH'), sleep(500)),
+    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
+  };
+}
+
+/** MYSQL_URL's server, without a database. */
+function mysqlServerUrl() {
+  const url = new URL(MYSQL_URL);
+  url.pathname = '/';
+  return url.toString();
+}
+
+async function mysqlReachable() {
+  if (MYSQL_URL === 'off') return false;
+  try {
+    const connection = await require('mysql2/promise').createConnection({ uri: mysqlServerUrl(), connectTimeout: 3000 });
+    await connection.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Drops and creates the schema `name` on MYSQL_URL's server; answers its URL. */
+async function recreateSchema(name) {
+  const admin = await require('mysql2/promise').createConnection({ uri: mysqlServerUrl() });
+  await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.end();
+  const url = new URL(MYSQL_URL);
+  url.pathname = `/${name}`;
+  return url;
+}
+
+module.exports = { ROOT, MYSQL_URL, takePort, sleep, waitFor, startService, mysqlReachable, recreateSchema };
