@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { applyDecorators, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
@@ -254,18 +254,7 @@ export class CohortsController {
   }
 
   @Post(':name/members')
-  @RequiresRole('editor')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Add members to a static cohort', description: `Adds the ids (members already in count 0). ${CSV_FORMAT}` })
-  @ApiParam(NAME_PARAM)
-  @ApiHeader(TENANT_HEADER)
-  @ApiHeader(USER_HEADER)
-  @ApiMemberUpload()
-  @ApiOkResponse({ description: 'what changed', schema: CHANGE_SCHEMA })
-  @MEMBER_ERRORS()
-  @NOT_FOUND()
-  @TOO_LARGE()
-  @WRONG_TYPE('application/json, text/csv or text/plain')
+  @MemberUploadRoute({ summary: 'Add members to a static cohort', description: `Adds the ids (members already in count 0). ${CSV_FORMAT}` })
   async addMembers(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
@@ -277,21 +266,10 @@ export class CohortsController {
   }
 
   @Put(':name/members')
-  @RequiresRole('editor')
-  @HttpCode(200)
-  @ApiOperation({
+  @MemberUploadRoute({
     summary: 'Replace the members of a static cohort',
     description: `Atomic: a launch sees the old list or the new one, never a mix, and is not blocked while the upload runs. ${CSV_FORMAT}`,
   })
-  @ApiParam(NAME_PARAM)
-  @ApiHeader(TENANT_HEADER)
-  @ApiHeader(USER_HEADER)
-  @ApiMemberUpload()
-  @ApiOkResponse({ description: 'what changed', schema: CHANGE_SCHEMA })
-  @MEMBER_ERRORS()
-  @NOT_FOUND()
-  @TOO_LARGE()
-  @WRONG_TYPE('application/json, text/csv or text/plain')
   async replaceMembers(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
@@ -338,4 +316,24 @@ export class CohortsController {
   async isMember(@TenantId() tenantId: string, @Param('name') name: string, @Param('userId') userId: string): Promise<DataEnvelope<{ member: boolean }>> {
     return dataEnvelope({ member: await this.members.isMember(tenantId, name, userId) });
   }
+}
+
+/** The role, status and docs of the two upload routes (add and replace), which differ only in what they do. */
+function MemberUploadRoute(operation: { summary: string; description: string }): MethodDecorator {
+  // Listed as they would be stacked on a method; stacked decorators apply bottom-up, so the docs keep their order.
+  const stacked = [
+    RequiresRole('editor'),
+    HttpCode(200),
+    ApiOperation(operation),
+    ApiParam(NAME_PARAM),
+    ApiHeader(TENANT_HEADER),
+    ApiHeader(USER_HEADER),
+    ApiMemberUpload(),
+    ApiOkResponse({ description: 'what changed', schema: CHANGE_SCHEMA }),
+    MEMBER_ERRORS(),
+    NOT_FOUND(),
+    TOO_LARGE(),
+    WRONG_TYPE('application/json, text/csv or text/plain'),
+  ];
+  return applyDecorators(...stacked.reverse());
 }
