@@ -26,7 +26,7 @@ const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const jose = require('jose');
-const { openDatabase, seedTenant, seedCohorts, storedMachineKeys, STATE_MACHINE_TTL } = require('./seed');
+const { openDatabase, seedTenant, seedCohorts, storedMachineKeys } = require('./seed');
 const { benchInstances } = require('./instances');
 const { MYSQL_URL, takePort, startService, mysqlReachable, recreateSchema } = require('./service');
 

@@ -179,7 +179,7 @@ function useJsonBodiesOnly(app: NestFastifyApplication): void {
     } else if (nestingExceeds(body as string, MAX_JSON_DEPTH)) {
       done(invalidRequest(`the JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     } else {
-      parseJson(request, body as string, done);
+      void parseJson(request, body as string, done);
     }
   });
 }

@@ -60,6 +60,8 @@ export type CtaOrchestrationRuntimeOptions = Omit<CtaOrchestrationOptions, keyof
 export interface CtaOrchestrationAsyncOptions extends CtaOrchestrationRoutingOptions {
   /** Modules exporting what `inject` names (e.g. the host's ConfigModule). */
   imports?: ModuleMetadata['imports'];
+  // Typed as Nest's own FactoryProvider types a factory's injected arguments.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   useFactory: (...args: any[]) => CtaOrchestrationRuntimeOptions | Promise<CtaOrchestrationRuntimeOptions>;
   inject?: FactoryProvider['inject'];
 }

@@ -1,4 +1,4 @@
-import { createServer, Server } from 'node:http';
+import { createServer, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { base64url, exportJWK, generateKeyPair, JWK, JWTPayload, KeyLike, SignJWT } from 'jose';
 
@@ -62,19 +62,18 @@ export class KeySetServer {
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<KeySetServer> {
-    let keySet: KeySetServer | undefined;
-    const server = createServer((_request, response) => {
-      const served = keySet as KeySetServer;
-      served.requests++;
-      if (served.failWith !== null) {
-        response.writeHead(served.failWith).end();
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served.keys }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    keySet = new KeySetServer(server);
+    const keySet: KeySetServer = new KeySetServer(createServer((_request, response) => keySet.answer(response)));
+    await new Promise<void>((resolve) => keySet.server.listen(0, '127.0.0.1', resolve));
     return keySet;
+  }
+
+  private answer(response: ServerResponse): void {
+    this.requests++;
+    if (this.failWith !== null) {
+      response.writeHead(this.failWith).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: this.keys }));
   }
 
   get url(): string {

@@ -278,7 +278,7 @@ eachDatabase('Cohorts admin API', (database) => {
     it.each([
       [{ userIds: [1, 'x'] }, 'userIds[1]: "x" is not a signed 64-bit integer'],
       [{ userIds: [1, 2.5] }, 'userIds[1]: 2.5 is not a signed 64-bit integer'],
-      [{ userIds: [9007199254740993] }, 'send it as a decimal string'],
+      [{ userIds: [Number.MAX_SAFE_INTEGER + 1] }, 'send it as a decimal string'],
       [{ userIds: ['18446744073709551616'] }, 'userIds[0]: "18446744073709551616" is not a signed 64-bit integer'],
       [{ userIds: [null] }, 'userIds[0]: null is not a signed 64-bit integer'],
       [{ ids: [1] }, 'the body must be {"userIds": [...]}'],

@@ -45,7 +45,6 @@ function encode(body: unknown): unknown {
 const nested = (depth: number) => raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
 const deepArrayText = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
 
-const HUGE = 'x'.repeat(300_000);
 const LONG_NAME = 'n'.repeat(256);
 /** 256 characters (code points): one over the limit of names, though each is two UTF-16 units. */
 const EMOJI_NAME = '😀'.repeat(256);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
@@ -28,6 +29,12 @@ const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
 
 /** Writers on other instances can win the version check; after this many tries the client retries later. */
 const MAX_MERGE_ATTEMPTS = 20;
+/**
+ * After a lost version check, up to this many milliseconds times the attempt number, at random:
+ * on a Galera cluster the winner's row reaches this node's reads a few milliseconds later, and a
+ * retry before then only loses again.
+ */
+const MERGE_BACKOFF_MS = 5;
 
 /** The user's state after a merge or prune, and the catalogue it was decided on. */
 interface Decided {
@@ -111,6 +118,7 @@ export class SdkStateService {
           this.reportTruncations(tenantId, userId, truncations);
           return { state, catalogue };
         }
+        await sleep(Math.random() * MERGE_BACKOFF_MS * attempt);
       }
       throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'too many concurrent updates of this user, retry later', {
         'retry-after': '1',
