@@ -44,7 +44,10 @@ async function onServer(serverUrl, statements) {
 }
 const dropSchema = (serverUrl) => onServer(serverUrl, [`DROP DATABASE IF EXISTS \`${SCHEMA}\``]);
 const recreateSchema = (serverUrl) =>
-  onServer(serverUrl, [`DROP DATABASE IF EXISTS \`${SCHEMA}\``, `CREATE DATABASE \`${SCHEMA}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`]);
+  onServer(serverUrl, [
+    `DROP DATABASE IF EXISTS \`${SCHEMA}\``,
+    `CREATE DATABASE \`${SCHEMA}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+  ]);
 
 /** One configuration: a fresh schema through `serverUrls[0]`, seeded, and one instance per URL. */
 async function startConfiguration(label, serverUrls) {
@@ -102,7 +105,10 @@ function rowOf(name, rounds) {
 
 function printTable(configurations) {
   const [single] = configurations;
-  const lines = ['| configuration | instances | scenario | connections | req/s | vs one server | p50 ms | p99 ms | failed |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| configuration | instances | scenario | connections | req/s | vs one server | p50 ms | p99 ms | failed |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const configuration of configurations) {
     for (const [key, row] of Object.entries(configuration.rows)) {
       const ratio = Math.round((100 * row.requestsPerSecond) / single.rows[key].requestsPerSecond);
@@ -125,7 +131,10 @@ async function main() {
   ];
   try {
     const share = (configuration, connections) => Math.ceil(connections / configuration.instances);
-    const launch = (configuration) => (base) => ({ ...launchOptions(base, SMALL.users, SMALL.tenantId), connections: share(configuration, LAUNCH_CONNECTIONS) });
+    const launch = (configuration) => (base) => ({
+      ...launchOptions(base, SMALL.users, SMALL.tenantId),
+      connections: share(configuration, LAUNCH_CONNECTIONS),
+    });
     // Machine keys unique over all rounds and instances, so every acknowledged merge is checked.
     const merge = (configuration, roundIndex) => (base, index) => ({
       ...mergeOptions(base, configuration.ctaId, configuration.acknowledged, `r${roundIndex}i${index}`),

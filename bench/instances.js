@@ -36,7 +36,11 @@ async function metric(base, name) {
 }
 
 async function post(base, pathName, body, headers) {
-  const response = await fetch(`${base}${pathName}`, { method: body === undefined ? 'PUT' : 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${base}${pathName}`, {
+    method: body === undefined ? 'PUT' : 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`${pathName} answered ${response.status}: ${await response.text()}`);
   return response.json();
 }
@@ -54,7 +58,19 @@ async function measureMemory() {
     };
   };
   try {
-    await autocannon({ url: service.base, connections: 20, amount: 2000, requests: [{ method: 'POST', path: '/cta/active/state-machines/', headers: { ...SDK_HEADERS, 'x-tenant-id': 'warm', 'auth-userid': '1' }, body: '{}' }] });
+    await autocannon({
+      url: service.base,
+      connections: 20,
+      amount: 2000,
+      requests: [
+        {
+          method: 'POST',
+          path: '/cta/active/state-machines/',
+          headers: { ...SDK_HEADERS, 'x-tenant-id': 'warm', 'auth-userid': '1' },
+          body: '{}',
+        },
+      ],
+    });
     const samples = [await sample(0)];
     let sent = 0;
     for (const upTo of [10_000, 20_000, RANDOM_TENANTS]) {
@@ -67,7 +83,10 @@ async function measureMemory() {
             method: 'POST',
             path: '/cta/active/state-machines/',
             body: '{}',
-            setupRequest: (request) => ({ ...request, headers: { ...SDK_HEADERS, 'x-tenant-id': `rnd-${Math.random().toString(36).slice(2, 14)}`, 'auth-userid': '1' } }),
+            setupRequest: (request) => ({
+              ...request,
+              headers: { ...SDK_HEADERS, 'x-tenant-id': `rnd-${Math.random().toString(36).slice(2, 14)}`, 'auth-userid': '1' },
+            }),
           },
         ],
       });
@@ -75,7 +94,9 @@ async function measureMemory() {
       sent = upTo;
       samples.push(await sample(upTo));
     }
-    samples.forEach((entry) => console.log(`  after ${entry.tenants} random tenant ids: heap ${entry.heapUsedMb} MB, ${entry.cachedTenants} tenants cached`));
+    samples.forEach((entry) =>
+      console.log(`  after ${entry.tenants} random tenant ids: heap ${entry.heapUsedMb} MB, ${entry.cachedTenants} tenants cached`),
+    );
     return samples;
   } finally {
     await service.stop();
@@ -130,9 +151,26 @@ async function measureIdleQueries() {
     const tenants = Array.from({ length: Math.min(500, IDLE_TENANTS - start) }, (_, index) => `idle-${start + index}`);
     await db.query(
       'INSERT INTO ctas (tenant_id, name, description, team, status, start_time, end_time, rule, is_test, expires_at, created_at, created_by) VALUES ?',
-      [tenants.map((tenant) => [tenant, 'idle', 'idle', 'growth', 'live', now - 60_000, null, JSON.stringify(exampleRule), 0, null, now, 'bench'])],
+      [
+        tenants.map((tenant) => [
+          tenant,
+          'idle',
+          'idle',
+          'growth',
+          'live',
+          now - 60_000,
+          null,
+          JSON.stringify(exampleRule),
+          0,
+          null,
+          now,
+          'bench',
+        ]),
+      ],
     );
-    await db.query('INSERT INTO catalogue_revisions (tenant_id, revision, updated_at) VALUES ?', [tenants.map((tenant) => [tenant, 1, now])]);
+    await db.query('INSERT INTO catalogue_revisions (tenant_id, revision, updated_at) VALUES ?', [
+      tenants.map((tenant) => [tenant, 1, now]),
+    ]);
     await db.query('INSERT INTO nudge_previews (tenant_id, preview_id, template, ttl, expires_at, updated_at) VALUES ?', [
       tenants.map((tenant) => [tenant, 'p', '<p>hi</p>', 86_400, now + 86_400_000, now]),
     ]);
@@ -170,7 +208,12 @@ async function measureMergeAtCaps() {
   try {
     const ctaIds = [];
     for (let index = 0; index < 20; index++) {
-      const created = await post(service.base, '/engine/ctas/', { name: `caps-${index}`, description: 'caps', tags: ['caps'], team: 'growth', startTime: null, endTime: null, rule: exampleRule }, { ...tenant, user: 'bench' });
+      const created = await post(
+        service.base,
+        '/engine/ctas/',
+        { name: `caps-${index}`, description: 'caps', tags: ['caps'], team: 'growth', startTime: null, endTime: null, rule: exampleRule },
+        { ...tenant, user: 'bench' },
+      );
       ctaIds.push(String(created.data));
       await post(service.base, `/engine/ctas/${created.data}/live`, undefined, tenant);
     }
@@ -178,11 +221,24 @@ async function measureMergeAtCaps() {
     const padding = { note: 'x'.repeat(200) };
     // 100 machines (the per-CTA cap) on each of 20 CTAs with a context: well past the byte cap, so it is full.
     for (const ctaId of ctaIds) {
-      const machines = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`seed-${index}`, { currentState: '1', lastTransitionAt: now - 1000 + index, createdAt: now - 1000, context: padding }]));
-      await post(service.base, '/cta/state-machines/snapshot/delta/', { ctas: [{ ctaId, activeStateMachines: machines }] }, { ...SDK_HEADERS, ...tenant, 'auth-userid': '1' });
+      const machines = Object.fromEntries(
+        Array.from({ length: 100 }, (_, index) => [
+          `seed-${index}`,
+          { currentState: '1', lastTransitionAt: now - 1000 + index, createdAt: now - 1000, context: padding },
+        ]),
+      );
+      await post(
+        service.base,
+        '/cta/state-machines/snapshot/delta/',
+        { ctas: [{ ctaId, activeStateMachines: machines }] },
+        { ...SDK_HEADERS, ...tenant, 'auth-userid': '1' },
+      );
     }
     const rows = {};
-    for (const [name, userId] of [['user at the caps', '1'], ['small user', '2']]) {
+    for (const [name, userId] of [
+      ['user at the caps', '1'],
+      ['small user', '2'],
+    ]) {
       let sequence = 0;
       const result = await autocannon({
         url: service.base,
@@ -195,7 +251,13 @@ async function measureMergeAtCaps() {
             setupRequest: (request) => {
               sequence++;
               const machine = { currentState: '1', lastTransitionAt: Date.now(), createdAt: Date.now(), context: padding };
-              return { ...request, headers: { ...SDK_HEADERS, ...tenant, 'auth-userid': userId }, body: JSON.stringify({ ctas: [{ ctaId: ctaIds[sequence % ctaIds.length], activeStateMachines: { [`new-${sequence}`]: machine } }] }) };
+              return {
+                ...request,
+                headers: { ...SDK_HEADERS, ...tenant, 'auth-userid': userId },
+                body: JSON.stringify({
+                  ctas: [{ ctaId: ctaIds[sequence % ctaIds.length], activeStateMachines: { [`new-${sequence}`]: machine } }],
+                }),
+              };
             },
           },
         ],
@@ -228,7 +290,10 @@ module.exports = { benchInstances };
 if (require.main === module) {
   benchInstances()
     .then((results) => {
-      fs.writeFileSync(path.join(__dirname, 'instances-results.json'), `${JSON.stringify({ at: new Date().toISOString(), ...results }, null, 2)}\n`);
+      fs.writeFileSync(
+        path.join(__dirname, 'instances-results.json'),
+        `${JSON.stringify({ at: new Date().toISOString(), ...results }, null, 2)}\n`,
+      );
       console.log('\nwritten to bench/instances-results.json');
     })
     .catch((error) => {

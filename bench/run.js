@@ -50,7 +50,12 @@ const RULE_COHORTS = [
   { all: [{ attribute: 'packageName', op: 'eq', value: 'com.example.app' }, { bucket: { from: 0, to: 10 } }] },
   { any: [{ attribute: 'hotpatchVersion', op: 'in', values: ['v1', 'v2'] }, { bucket: { from: 0, to: 50, salt: 'half' } }] },
   { all: [{ cohort: 'static-0' }, { attribute: 'appVersion', op: 'semverGte', value: '5.0' }] },
-  { all: [{ attribute: 'packageName', op: 'notIn', values: ['com.other.app'] }, { any: [{ attribute: 'appVersion', op: 'semverEq', value: '5.2' }] }] },
+  {
+    all: [
+      { attribute: 'packageName', op: 'notIn', values: ['com.other.app'] },
+      { any: [{ attribute: 'appVersion', op: 'semverEq', value: '5.2' }] },
+    ],
+  },
 ];
 /** The member upload measured: this many ids as one CSV. */
 const UPLOAD_IDS = 1_000_000;
@@ -65,9 +70,15 @@ const FRESH_TOKENS = 4000;
 /** A reference server (`ceiling.js`, `nest-floor.js`) answering `body` to every launch. */
 async function startReference(script, body) {
   const port = takePort();
-  const child = fork(path.join(__dirname, script), { env: { ...process.env, PORT: String(port), REFERENCE_BODY_B64: body.toString('base64') } });
+  const child = fork(path.join(__dirname, script), {
+    env: { ...process.env, PORT: String(port), REFERENCE_BODY_B64: body.toString('base64') },
+  });
   await new Promise((resolve) => child.once('message', resolve));
-  return { base: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
+  };
 }
 
 /**
@@ -113,7 +124,9 @@ async function startTokenIssuer(users) {
   const secret = new TextEncoder().encode(TOKEN_SECRET);
   const { privateKey, publicKey } = await jose.generateKeyPair('RS256');
   const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'bench-1', alg: 'RS256', use: 'sig' };
-  const server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+  const server = http.createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })),
+  );
   const port = takePort();
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   const rs256 = { alg: 'RS256', kid: 'bench-1' };
@@ -166,7 +179,9 @@ async function measure(name, options, server) {
     row.cpuMsPerRequest = Number(((1000 * (cpuAfter - cpuBefore)) / result.requests.total).toFixed(3));
   }
   const cpu = row.cpuMsPerRequest === undefined ? '' : `, ${row.cpuMsPerRequest} ms CPU/request`;
-  console.log(`  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms${cpu}${row.non2xx || row.errors ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
+  console.log(
+    `  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms${cpu}${row.non2xx || row.errors ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`,
+  );
   return row;
 }
 
@@ -209,7 +224,9 @@ async function measureInterleavedAtRate(variants, rate) {
       non2xx,
       errors,
     };
-    console.log(`  ${name} at ${rate} req/s: p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, p99.9 ${row.p999Ms} ms${non2xx || errors ? `, ${non2xx} non-2xx, ${errors} errors` : ''}`);
+    console.log(
+      `  ${name} at ${rate} req/s: p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, p99.9 ${row.p999Ms} ms${non2xx || errors ? `, ${non2xx} non-2xx, ${errors} errors` : ''}`,
+    );
     return row;
   });
 }
@@ -252,7 +269,9 @@ async function measureInterleaved(variants) {
     if (rounds.every((round) => round.cpuMsPerRequest !== undefined)) {
       row.cpuMsPerRequest = Number((rounds.reduce((sum, round) => sum + round.cpuMsPerRequest * round.requests, 0) / requests).toFixed(3));
     }
-    console.log(`  ${name}: ${row.requestsPerSecond} req/s over ${rounds.length} rounds${row.cpuMsPerRequest === undefined ? '' : `, ${row.cpuMsPerRequest} ms CPU/request`}`);
+    console.log(
+      `  ${name}: ${row.requestsPerSecond} req/s over ${rounds.length} rounds${row.cpuMsPerRequest === undefined ? '' : `, ${row.cpuMsPerRequest} ms CPU/request`}`,
+    );
     return row;
   });
 }
@@ -291,7 +310,12 @@ function mergeOptions(base, ctaId, acknowledged, keyPrefix = 'm') {
             ...request,
             headers: { ...SDK_HEADERS, 'x-tenant-id': SMALL.tenantId, 'auth-userid': user },
             body: JSON.stringify({
-              ctas: [{ ctaId: String(ctaId), activeStateMachines: { [key]: { currentState: '1', lastTransitionAt: now, createdAt: now, context: { storeId: key } } } }],
+              ctas: [
+                {
+                  ctaId: String(ctaId),
+                  activeStateMachines: { [key]: { currentState: '1', lastTransitionAt: now, createdAt: now, context: { storeId: key } } },
+                },
+              ],
             }),
           };
         },
@@ -307,7 +331,10 @@ async function prepareDatabase(kind) {
   if (kind === 'sqlite') {
     const file = path.join(os.tmpdir(), `cta-bench-${process.pid}.sqlite`);
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-    return { url: `sqlite:${file}`, cleanup: async () => ['', '-wal', '-shm'].forEach((suffix) => fs.rmSync(file + suffix, { force: true })) };
+    return {
+      url: `sqlite:${file}`,
+      cleanup: async () => ['', '-wal', '-shm'].forEach((suffix) => fs.rmSync(file + suffix, { force: true })),
+    };
   }
   const url = await recreateSchema(new URL(MYSQL_URL).pathname.slice(1));
   return { url: url.toString(), cleanup: async () => undefined };
@@ -316,7 +343,12 @@ async function prepareDatabase(kind) {
 async function launchBytes(base, tenantId, token) {
   const response = await fetch(base + LAUNCH_PATH, {
     method: 'POST',
-    headers: { ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': String(FIRST_USER), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...SDK_HEADERS,
+      'x-tenant-id': tenantId,
+      'auth-userid': String(FIRST_USER),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: '{}',
   });
   const body = Buffer.from(await response.arrayBuffer());
@@ -330,14 +362,23 @@ async function launchBytes(base, tenantId, token) {
 /** One PUT of UPLOAD_IDS ids as text/csv to a new static cohort, timed end to end. */
 async function measureUpload(base) {
   const headers = { 'x-tenant-id': 'bench-upload', user: 'bench@example.com' };
-  const created = await fetch(`${base}/engine/cohorts`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'upload', kind: 'static' }) });
+  const created = await fetch(`${base}/engine/cohorts`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'upload', kind: 'static' }),
+  });
   if (created.status !== 200) throw new Error(`cohort create answered ${created.status}`);
   const csv = `userId\n${Array.from({ length: UPLOAD_IDS }, (_, index) => String(FIRST_USER + 7 * index)).join('\n')}\n`;
   const started = Date.now();
-  const response = await fetch(`${base}/engine/cohorts/upload/members`, { method: 'PUT', headers: { ...headers, 'content-type': 'text/csv' }, body: csv });
+  const response = await fetch(`${base}/engine/cohorts/upload/members`, {
+    method: 'PUT',
+    headers: { ...headers, 'content-type': 'text/csv' },
+    body: csv,
+  });
   const seconds = (Date.now() - started) / 1000;
   const answer = await response.json();
-  if (response.status !== 200 || answer.data.memberCount !== UPLOAD_IDS) throw new Error(`upload answered ${response.status}: ${JSON.stringify(answer)}`);
+  if (response.status !== 200 || answer.data.memberCount !== UPLOAD_IDS)
+    throw new Error(`upload answered ${response.status}: ${JSON.stringify(answer)}`);
   console.log(`  cohort upload: ${UPLOAD_IDS} ids (${(csv.length / 1e6).toFixed(1)} MB CSV) in ${seconds.toFixed(1)} s`);
   return { name: `cohort upload (PUT ${UPLOAD_IDS.toLocaleString('en')} ids as CSV)`, seconds, bytes: csv.length };
 }
@@ -362,7 +403,11 @@ async function measureAgainstReferences(references, service) {
     [CEILING_NAME, launchOptions(references.ceiling.base, SMALL.users, SMALL.tenantId), references.ceiling],
     [FLOOR_NAME, launchOptions(references.floor.base, SMALL.users, SMALL.tenantId), references.floor],
     ['launch (20 CTAs, 100 users)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service],
-    ['launch (20 CTAs naming 10 static cohorts of 100,000 and 5 rule cohorts)', launchOptions(service.base, COHORTS.users, COHORTS.tenantId), service],
+    [
+      'launch (20 CTAs naming 10 static cohorts of 100,000 and 5 rule cohorts)',
+      launchOptions(service.base, COHORTS.users, COHORTS.tenantId),
+      service,
+    ],
   ];
   const [ceiling, floor, launch, launchCohorts] = await measureInterleaved(variants);
   const rate = Math.max(1, Math.round(ceiling.requestsPerSecond * FIXED_RATE_SHARE));
@@ -382,7 +427,15 @@ async function benchDatabase(kind, results, references) {
   const smallIds = await seedTenant(db, { ...SMALL, now });
   await seedTenant(db, { ...LARGE, now });
   await seedTenant(db, { ...COHORTS, now });
-  await seedCohorts(db, { tenantId: COHORTS.tenantId, firstId: 1, statics: 10, members: COHORT_MEMBERS, firstUser: FIRST_USER, rules: RULE_COHORTS, now });
+  await seedCohorts(db, {
+    tenantId: COHORTS.tenantId,
+    firstId: 1,
+    statics: 10,
+    members: COHORT_MEMBERS,
+    firstUser: FIRST_USER,
+    rules: RULE_COHORTS,
+    now,
+  });
   console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   // A fresh process, so nothing cached from before the seed and the statements are cold.
   await service.stop();
@@ -393,8 +446,12 @@ async function benchDatabase(kind, results, references) {
   const rs256Service = await startService(database.url, { SDK_JWT_JWKS_URL: issuer.jwksUrl });
   const body = await launchBytes(service.base, SMALL.tenantId);
   await launchBytes(service.base, LARGE.tenantId);
-  for (const [tokenService, tokens] of [[hs256Service, issuer.hs256], [rs256Service, issuer.rs256]]) {
-    if (!(await launchBytes(tokenService.base, SMALL.tenantId, tokens[0][0])).equals(body)) throw new Error('a launch with a token answered other bytes');
+  for (const [tokenService, tokens] of [
+    [hs256Service, issuer.hs256],
+    [rs256Service, issuer.rs256],
+  ]) {
+    if (!(await launchBytes(tokenService.base, SMALL.tenantId, tokens[0][0])).equals(body))
+      throw new Error('a launch with a token answered other bytes');
   }
   const rows = {};
   let measured;
@@ -408,12 +465,28 @@ async function benchDatabase(kind, results, references) {
     // shared machine drifting during the run weighs on all three alike.
     const tokenRuns = await measureInterleaved([
       ['launch without tokens (interleaved with the two below)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service],
-      ['launch, HS256 app-user tokens (20 CTAs, 100 users)', launchOptions(hs256Service.base, SMALL.users, SMALL.tenantId, issuer.hs256), hs256Service],
-      ['launch, RS256 app-user tokens from a JWKS (20 CTAs, 100 users)', launchOptions(rs256Service.base, SMALL.users, SMALL.tenantId, issuer.rs256), rs256Service],
+      [
+        'launch, HS256 app-user tokens (20 CTAs, 100 users)',
+        launchOptions(hs256Service.base, SMALL.users, SMALL.tenantId, issuer.hs256),
+        hs256Service,
+      ],
+      [
+        'launch, RS256 app-user tokens from a JWKS (20 CTAs, 100 users)',
+        launchOptions(rs256Service.base, SMALL.users, SMALL.tenantId, issuer.rs256),
+        rs256Service,
+      ],
     ]);
     [rows.launchInterleaved, rows.launchHs256, rows.launchRs256] = tokenRuns;
-    rows.launchHs256Fresh = await measure(`launch, HS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(hs256Service.base, issuer.hs256Fresh), hs256Service);
-    rows.launchRs256Fresh = await measure(`launch, RS256, a new token every request (${FRESH_TOKENS} requests)`, freshTokenOptions(rs256Service.base, issuer.rs256Fresh), rs256Service);
+    rows.launchHs256Fresh = await measure(
+      `launch, HS256, a new token every request (${FRESH_TOKENS} requests)`,
+      freshTokenOptions(hs256Service.base, issuer.hs256Fresh),
+      hs256Service,
+    );
+    rows.launchRs256Fresh = await measure(
+      `launch, RS256, a new token every request (${FRESH_TOKENS} requests)`,
+      freshTokenOptions(rs256Service.base, issuer.rs256Fresh),
+      rs256Service,
+    );
     if (rows.launchInterleaved.cpuMsPerRequest !== undefined) {
       const extra = (row) => (row.cpuMsPerRequest - rows.launchInterleaved.cpuMsPerRequest).toFixed(3);
       console.log(
@@ -428,7 +501,9 @@ async function benchDatabase(kind, results, references) {
     rows.merge.acknowledged = acknowledged.size;
     rows.merge.lostUpdates = lost;
     console.log(`  merges acknowledged ${acknowledged.size}, stored ${stored.size}, lost ${lost}`);
-    const list = await fetch(`${service.base}/engine/ctas/?pageSize=20&status=live&teams=growth,store`, { headers: { 'x-tenant-id': LARGE.tenantId } });
+    const list = await fetch(`${service.base}/engine/ctas/?pageSize=20&status=live&teams=growth,store`, {
+      headers: { 'x-tenant-id': LARGE.tenantId },
+    });
     if (list.status === 200) {
       rows.ctaList = await measure('CTA list (10,020 CTAs)', {
         url: `${service.base}/engine/ctas/?pageSize=20&status=live&teams=growth,store`,
@@ -460,8 +535,12 @@ function printTable(results) {
   lines.push('| database | scenario | connections | req/s | p50 ms | p99 ms | vs ceiling |');
   lines.push('|---|---|---|---|---|---|---|');
   for (const [kind, { ceiling, floor, rows }] of Object.entries(results)) {
-    lines.push(`| ${DATABASE_NAMES[kind]} | ${ceiling.name} (ceiling) | ${ceiling.connections} | ${ceiling.requestsPerSecond} | ${ceiling.p50Ms} | ${ceiling.p99Ms} | 100% |`);
-    lines.push(`| ${DATABASE_NAMES[kind]} | ${floor.name} (framework floor) | ${floor.connections} | ${floor.requestsPerSecond} | ${floor.p50Ms} | ${floor.p99Ms} | ${percent(floor.requestsPerSecond / ceiling.requestsPerSecond)} |`);
+    lines.push(
+      `| ${DATABASE_NAMES[kind]} | ${ceiling.name} (ceiling) | ${ceiling.connections} | ${ceiling.requestsPerSecond} | ${ceiling.p50Ms} | ${ceiling.p99Ms} | 100% |`,
+    );
+    lines.push(
+      `| ${DATABASE_NAMES[kind]} | ${floor.name} (framework floor) | ${floor.connections} | ${floor.requestsPerSecond} | ${floor.p50Ms} | ${floor.p99Ms} | ${percent(floor.requestsPerSecond / ceiling.requestsPerSecond)} |`,
+    );
     for (const row of Object.values(rows)) {
       if (row.seconds !== undefined) {
         lines.push(`| ${DATABASE_NAMES[kind]} | ${row.name}: ${row.seconds.toFixed(1)} s | | | | | |`);
@@ -469,7 +548,9 @@ function printTable(results) {
       }
       const ratio = row.name.startsWith('launch') ? percent(row.requestsPerSecond / ceiling.requestsPerSecond) : '';
       const extra = row.lostUpdates !== undefined ? ` (${row.acknowledged} acknowledged, ${row.lostUpdates} lost)` : '';
-      lines.push(`| ${DATABASE_NAMES[kind]} | ${row.name}${extra} | ${row.connections} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${ratio} |`);
+      lines.push(
+        `| ${DATABASE_NAMES[kind]} | ${row.name}${extra} | ${row.connections} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${ratio} |`,
+      );
     }
   }
   return lines.join('\n');
@@ -483,7 +564,9 @@ function printLatencyTable(results) {
   for (const [kind, { latency }] of Object.entries(results)) {
     for (const row of [latency.ceiling, latency.floor, latency.launch]) {
       const multiple = `${(row.p99Ms / latency.ceiling.p99Ms).toFixed(2)}×`;
-      lines.push(`| ${DATABASE_NAMES[kind]} | ${row.name} | ${row.offeredRate} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.p999Ms} | ${multiple} |`);
+      lines.push(
+        `| ${DATABASE_NAMES[kind]} | ${row.name} | ${row.offeredRate} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.p999Ms} | ${multiple} |`,
+      );
     }
   }
   return lines.join('\n');
@@ -506,18 +589,33 @@ function targets(results) {
       `${multiple.toFixed(2)}x (${latency.launch.p99Ms} ms against ${latency.ceiling.p99Ms} ms)`,
     );
     const cohortsSlower = 1 - rows.launchCohorts.requestsPerSecond / rows.launch.requestsPerSecond;
-    check(`${name}: launch with cohorts (10 static, 5 rule) within 15% of the plain launch`, cohortsSlower <= 0.15, slowerBy(cohortsSlower));
-    for (const [algorithm, row] of [['HS256', rows.launchHs256], ['RS256', rows.launchRs256]]) {
+    check(
+      `${name}: launch with cohorts (10 static, 5 rule) within 15% of the plain launch`,
+      cohortsSlower <= 0.15,
+      slowerBy(cohortsSlower),
+    );
+    for (const [algorithm, row] of [
+      ['HS256', rows.launchHs256],
+      ['RS256', rows.launchRs256],
+    ]) {
       const slower = 1 - row.requestsPerSecond / rows.launchInterleaved.requestsPerSecond;
-      const cpu = row.cpuMsPerRequest && rows.launchInterleaved.cpuMsPerRequest ? `; CPU per launch ${(row.cpuMsPerRequest / rows.launchInterleaved.cpuMsPerRequest).toFixed(2)}x of without` : '';
+      const cpu =
+        row.cpuMsPerRequest && rows.launchInterleaved.cpuMsPerRequest
+          ? `; CPU per launch ${(row.cpuMsPerRequest / rows.launchInterleaved.cpuMsPerRequest).toFixed(2)}x of without`
+          : '';
       check(`${name}: launch with ${algorithm} app-user tokens within 10% of without`, slower <= 0.1, `${slowerBy(slower)}${cpu}`);
     }
     if (kind === 'mysql') check(`${name}: merges >= 1,500/s`, rows.merge.requestsPerSecond >= 1500, `${rows.merge.requestsPerSecond}/s`);
     check(`${name}: no lost merges`, rows.merge.lostUpdates === 0, `${rows.merge.lostUpdates} lost of ${rows.merge.acknowledged}`);
     const largeSlower = 1 - rows.launchLarge.requestsPerSecond / rows.launch.requestsPerSecond;
     check(`${name}: large tenant launch within 15% (issue 6)`, largeSlower <= 0.15, slowerBy(largeSlower));
-    if (kind === 'mysql' && rows.ctaList) check(`${name}: CTA list p99 < 50 ms (issue 6)`, rows.ctaList.p99Ms < 50, `${rows.ctaList.p99Ms} ms`);
-    check(`${name}: 1,000,000-id upload under a minute (issue 19)`, rows.cohortUpload.seconds < 60, `${rows.cohortUpload.seconds.toFixed(1)} s`);
+    if (kind === 'mysql' && rows.ctaList)
+      check(`${name}: CTA list p99 < 50 ms (issue 6)`, rows.ctaList.p99Ms < 50, `${rows.ctaList.p99Ms} ms`);
+    check(
+      `${name}: 1,000,000-id upload under a minute (issue 19)`,
+      rows.cohortUpload.seconds < 60,
+      `${rows.cohortUpload.seconds.toFixed(1)} s`,
+    );
   }
   return checks;
 }
@@ -540,7 +638,9 @@ async function main() {
   const latencyTable = printLatencyTable(results);
   const checks = targets(results);
   const loadAverage = os.loadavg().map((value) => value.toFixed(1));
-  console.log(`\n${table}\n\nLatency at a fixed offered rate, a third of the ceiling's closed-loop throughput on each database:\n\n${latencyTable}\n`);
+  console.log(
+    `\n${table}\n\nLatency at a fixed offered rate, a third of the ceiling's closed-loop throughput on each database:\n\n${latencyTable}\n`,
+  );
   checks.forEach((entry) => console.log(`${entry.ok ? 'PASS' : 'FAIL'} ${entry.name}: ${entry.detail}`));
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(`\n${minutes} min; load average at the end ${loadAverage.join(' ')} on ${os.cpus().length} CPUs`);

@@ -25,7 +25,15 @@ function ruleFor(index, eligibility) {
   rule.stateMachineTTL = STATE_MACHINE_TTL;
   rule.frequency.window.value = 1 + (index % 7);
   rule.stateTransition[`event_${index}`] = {
-    '0': [{ transitionTo: '1', filters: { operator: 'OR', filter: [{ propertyName: 'screen', propertyType: 'string', comparisonType: '=', comparisonValue: `screen_${index}` }] } }],
+    0: [
+      {
+        transitionTo: '1',
+        filters: {
+          operator: 'OR',
+          filter: [{ propertyName: 'screen', propertyType: 'string', comparisonType: '=', comparisonValue: `screen_${index}` }],
+        },
+      },
+    ],
   };
   return rule;
 }
@@ -74,10 +82,42 @@ async function insertRows(db, table, columns, rows, batchSize = 500) {
   }
 }
 
-const CTA_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'team', 'status', 'start_time', 'end_time', 'rule', 'is_test', 'expires_at', 'created_at', 'created_by', 'last_updated_at', 'last_updated_by'];
+const CTA_COLUMNS = [
+  'id',
+  'tenant_id',
+  'name',
+  'description',
+  'team',
+  'status',
+  'start_time',
+  'end_time',
+  'rule',
+  'is_test',
+  'expires_at',
+  'created_at',
+  'created_by',
+  'last_updated_at',
+  'last_updated_by',
+];
 
 function ctaRow(id, tenantId, index, status, now, eligibility) {
-  return [id, tenantId, `${tenantId}-cta-${index}`, 'benchmark CTA', TEAMS[index % TEAMS.length], status, status === 'live' ? now - 3600_000 : null, null, JSON.stringify(ruleFor(index, eligibility)), 0, null, now, 'bench@example.com', null, null];
+  return [
+    id,
+    tenantId,
+    `${tenantId}-cta-${index}`,
+    'benchmark CTA',
+    TEAMS[index % TEAMS.length],
+    status,
+    status === 'live' ? now - 3600_000 : null,
+    null,
+    JSON.stringify(ruleFor(index, eligibility)),
+    0,
+    null,
+    now,
+    'bench@example.com',
+    null,
+    null,
+  ];
 }
 
 /**
@@ -92,25 +132,51 @@ async function seedTenant(db, { tenantId, firstId, extraCtas, users, now, eligib
       ctas.push(ctaRow(firstId + LIVE_CTAS + index, tenantId, LIVE_CTAS + index, NON_LIVE_STATUSES[index % NON_LIVE_STATUSES.length], now));
     }
     await insertRows(db, 'ctas', CTA_COLUMNS, ctas);
-    await insertRows(db, 'cta_tags', ['tenant_id', 'cta_id', 'tag'], ctas.flatMap((row) => [[tenantId, row[0], 'onboarding'], [tenantId, row[0], 'store']]));
+    await insertRows(
+      db,
+      'cta_tags',
+      ['tenant_id', 'cta_id', 'tag'],
+      ctas.flatMap((row) => [
+        [tenantId, row[0], 'onboarding'],
+        [tenantId, row[0], 'store'],
+      ]),
+    );
     const linkedOf = (tagIndex) => liveIds.filter((_, index) => index % 5 === tagIndex);
     await insertRows(
       db,
       'behaviour_tags',
-      ['tenant_id', 'name', 'description', 'exposure_rule', 'cta_relation', 'created_at', 'created_by', 'last_updated_at', 'last_updated_by'],
+      [
+        'tenant_id',
+        'name',
+        'description',
+        'exposure_rule',
+        'cta_relation',
+        'created_at',
+        'created_by',
+        'last_updated_at',
+        'last_updated_by',
+      ],
       TAGS.map((name, tagIndex) => [
         tenantId,
         name,
         exampleTag.description,
         JSON.stringify(exampleTag.exposureRule),
-        JSON.stringify({ shownCta: { rule: 'LIST', ctaList: [String(linkedOf(tagIndex)[1])] }, hideCta: { rule: 'LIST', ctaList: [String(linkedOf(tagIndex)[0])] } }),
+        JSON.stringify({
+          shownCta: { rule: 'LIST', ctaList: [String(linkedOf(tagIndex)[1])] },
+          hideCta: { rule: 'LIST', ctaList: [String(linkedOf(tagIndex)[0])] },
+        }),
         now,
         'bench@example.com',
         null,
         null,
       ]),
     );
-    await insertRows(db, 'behaviour_tag_ctas', ['tenant_id', 'cta_id', 'tag_name'], TAGS.flatMap((name, tagIndex) => linkedOf(tagIndex).map((id) => [tenantId, id, name])));
+    await insertRows(
+      db,
+      'behaviour_tag_ctas',
+      ['tenant_id', 'cta_id', 'tag_name'],
+      TAGS.flatMap((name, tagIndex) => linkedOf(tagIndex).map((id) => [tenantId, id, name])),
+    );
   });
   const tagOf = (id) => TAGS[liveIds.indexOf(id) % 5];
   const document = userStateDocument(liveIds.slice(0, CTAS_WITH_STATE), tagOf, now);
@@ -125,7 +191,12 @@ function userStateDocument(ctaIds, tagOf, now) {
   const state = emptyUserState();
   for (const id of ctaIds) {
     state.ctas.set(String(id), {
-      activeStateMachines: new Map([[`store-${id}`, { currentState: '1', lastTransitionAt: now - 600_000, createdAt: now - 3600_000, context: { storeId: `store-${id}` } }]]),
+      activeStateMachines: new Map([
+        [
+          `store-${id}`,
+          { currentState: '1', lastTransitionAt: now - 600_000, createdAt: now - 3600_000, context: { storeId: `store-${id}` } },
+        ],
+      ]),
       resetAt: [now - 7200_000],
       actionDoneAt: [now - 3600_000],
     });
@@ -140,7 +211,21 @@ function userStateDocument(ctaIds, tagOf, now) {
   return serializeUserState(state);
 }
 
-const COHORT_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'kind', 'rule', 'generation', 'next_generation', 'member_count', 'created_at', 'created_by', 'last_updated_at', 'last_updated_by'];
+const COHORT_COLUMNS = [
+  'id',
+  'tenant_id',
+  'name',
+  'description',
+  'kind',
+  'rule',
+  'generation',
+  'next_generation',
+  'member_count',
+  'created_at',
+  'created_by',
+  'last_updated_at',
+  'last_updated_by',
+];
 
 /**
  * Cohorts of DESIGN §12 for a tenant: `statics` static cohorts of `members` members each
@@ -148,13 +233,35 @@ const COHORT_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'kind', 'rule'
  */
 async function seedCohorts(db, { tenantId, firstId, statics, members, firstUser, rules, now }) {
   const rows = [];
-  for (let k = 0; k < statics; k++) rows.push([firstId + k, tenantId, `static-${k}`, null, 'static', null, 1, 2, members, now, 'bench@example.com', null, null]);
-  rules.forEach((rule, k) => rows.push([firstId + statics + k, tenantId, `rule-${k}`, null, 'rule', JSON.stringify(rule), 1, 2, 0, now, 'bench@example.com', null, null]));
+  for (let k = 0; k < statics; k++)
+    rows.push([firstId + k, tenantId, `static-${k}`, null, 'static', null, 1, 2, members, now, 'bench@example.com', null, null]);
+  rules.forEach((rule, k) =>
+    rows.push([
+      firstId + statics + k,
+      tenantId,
+      `rule-${k}`,
+      null,
+      'rule',
+      JSON.stringify(rule),
+      1,
+      2,
+      0,
+      now,
+      'bench@example.com',
+      null,
+      null,
+    ]),
+  );
   await insertRows(db, 'cohorts', COHORT_COLUMNS, rows);
   for (let k = 0; k < statics; k++) {
     for (let start = 0; start < members; start += 20_000) {
       await db.transaction(async () => {
-        const batch = Array.from({ length: Math.min(20_000, members - start) }, (_, j) => [tenantId, firstId + k, 1, String(firstUser + 5 * k + start + j)]);
+        const batch = Array.from({ length: Math.min(20_000, members - start) }, (_, j) => [
+          tenantId,
+          firstId + k,
+          1,
+          String(firstUser + 5 * k + start + j),
+        ]);
         await insertRows(db, 'cohort_members', ['tenant_id', 'cohort_id', 'generation', 'user_id'], batch, 1000);
       });
     }

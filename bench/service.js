@@ -32,10 +32,14 @@ async function waitFor(url) {
  */
 async function startService(dbUrl, env = {}) {
   const port = takePort();
-  const child = spawn(process.execPath, ['--expose-gc', '-r', path.join(__dirname, 'gc-on-signal.js'), path.join(ROOT, 'dist/src/main.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_URL: dbUrl, NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '-r', path.join(__dirname, 'gc-on-signal.js'), path.join(ROOT, 'dist/src/main.js')],
+    {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_URL: dbUrl, NODE_ENV: 'production', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/health`);
   return {

@@ -39,7 +39,11 @@ describe('CtaOrchestrationModule.forRootAsync', () => {
       connectionName: 'host',
       imports: [HostModule],
       inject: [HostCohorts, 'HOST_CACHE_MS'],
-      useFactory: async (cohortProvider: HostCohorts, cacheRevalidateMs: number) => ({ cohortProvider, cacheRevalidateMs, schedulerIntervalMs: 0 }),
+      useFactory: async (cohortProvider: HostCohorts, cacheRevalidateMs: number) => ({
+        cohortProvider,
+        cacheRevalidateMs,
+        schedulerIntervalMs: 0,
+      }),
     });
     const paths = mountedPaths(module);
     expect(paths).toContain('thunder/ctas');
@@ -80,10 +84,17 @@ describe('CtaOrchestrationModule.forRootAsync', () => {
 
   it.each([
     ['no verifier', {}, (verifier: unknown) => expect(verifier).toBeNull()],
-    ['the built-in one', { appUserTokens: { secret: 'a-secret-of-at-least-thirty-two-bytes' } }, (verifier: unknown) => expect(verifier).toBeInstanceOf(JoseAppUserTokenVerifier)],
+    [
+      'the built-in one',
+      { appUserTokens: { secret: 'a-secret-of-at-least-thirty-two-bytes' } },
+      (verifier: unknown) => expect(verifier).toBeInstanceOf(JoseAppUserTokenVerifier),
+    ],
     ['the host’s own', { appUserTokenVerifier: HOST_VERIFIER }, (verifier: unknown) => expect(verifier).toBe(HOST_VERIFIER)],
   ])('binds %s as the app-user token verifier', async (_, options, expectVerifier) => {
-    const module = CtaOrchestrationModule.forRootAsync({ connectionName: 'host', useFactory: () => ({ ...options, schedulerIntervalMs: 0 }) });
+    const module = CtaOrchestrationModule.forRootAsync({
+      connectionName: 'host',
+      useFactory: () => ({ ...options, schedulerIntervalMs: 0 }),
+    });
     const moduleRef = await Test.createTestingModule({ imports: [hostConnection(), module] }).compile();
     try {
       expectVerifier(moduleRef.get(APP_USER_TOKEN_VERIFIER));
@@ -97,10 +108,22 @@ describe('CtaOrchestrationModule app-user token options', () => {
   it.each([
     [{ appUserTokens: { secret: '' } }, 'CtaOrchestrationModule: appUserTokens.secret is empty'],
     [{ appUserTokens: {} }, 'CtaOrchestrationModule: appUserTokens.secret or appUserTokens.jwksUrl is required'],
-    [{ appUserTokens: { secret: 's', jwksUrl: 'https://auth.example.com/jwks' } }, 'CtaOrchestrationModule: appUserTokens.secret and appUserTokens.jwksUrl are both set; set one (HS256 secret or RS256/ES256 key set)'],
-    [{ appUserTokens: { jwksUrl: 'file:///etc/jwks.json' } }, "CtaOrchestrationModule: appUserTokens.jwksUrl must be an http(s) URL, got 'file:///etc/jwks.json'"],
-    [{ appUserTokens: { audience: 'app' } }, 'CtaOrchestrationModule: appUserTokens.audience needs appUserTokens.secret or appUserTokens.jwksUrl to verify app-user tokens with'],
-    [{ appUserTokens: { secret: 's' }, appUserTokenVerifier: HOST_VERIFIER }, 'CtaOrchestrationModule: appUserTokens and appUserTokenVerifier are both set; set one'],
+    [
+      { appUserTokens: { secret: 's', jwksUrl: 'https://auth.example.com/jwks' } },
+      'CtaOrchestrationModule: appUserTokens.secret and appUserTokens.jwksUrl are both set; set one (HS256 secret or RS256/ES256 key set)',
+    ],
+    [
+      { appUserTokens: { jwksUrl: 'file:///etc/jwks.json' } },
+      "CtaOrchestrationModule: appUserTokens.jwksUrl must be an http(s) URL, got 'file:///etc/jwks.json'",
+    ],
+    [
+      { appUserTokens: { audience: 'app' } },
+      'CtaOrchestrationModule: appUserTokens.audience needs appUserTokens.secret or appUserTokens.jwksUrl to verify app-user tokens with',
+    ],
+    [
+      { appUserTokens: { secret: 's' }, appUserTokenVerifier: HOST_VERIFIER },
+      'CtaOrchestrationModule: appUserTokens and appUserTokenVerifier are both set; set one',
+    ],
   ])('refuses to start with %p', (options, message) => {
     expect(() => CtaOrchestrationModule.forRoot(options)).toThrow(message);
   });

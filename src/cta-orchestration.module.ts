@@ -31,7 +31,16 @@ import { SdkModule } from './sdk/sdk.module';
 import { AppUserTokenGuard, appUserTokenVerifierProvider } from './security/app-user-token.guard';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
-const FEATURE_MODULES: Type[] = [CatalogueModule, CtasModule, CtaStatusModule, BehaviourTagsModule, CohortsModule, EventsModule, NudgePreviewModule, SdkModule];
+const FEATURE_MODULES: Type[] = [
+  CatalogueModule,
+  CtasModule,
+  CtaStatusModule,
+  BehaviourTagsModule,
+  CohortsModule,
+  EventsModule,
+  NudgePreviewModule,
+  SdkModule,
+];
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
@@ -80,7 +89,12 @@ export class CtaOrchestrationModule {
       // The guard of the SDK state-machine routes and the verifier it asks.
       providers: [appUserTokenVerifierProvider, AppUserTokenGuard],
       controllers: [
-        ...mountControllers(ADMIN_CONTROLLERS, { prefix: routing.adminPrefix, api: 'admin', documented: true, guards: routing.adminGuards }),
+        ...mountControllers(ADMIN_CONTROLLERS, {
+          prefix: routing.adminPrefix,
+          api: 'admin',
+          documented: true,
+          guards: routing.adminGuards,
+        }),
         ...routing.adminPrefixAliases.flatMap((alias) =>
           mountControllers(ADMIN_CONTROLLERS, { prefix: alias, api: 'admin', documented: false, guards: routing.adminGuards }),
         ),

@@ -56,7 +56,11 @@ function securityHeaders(): Record<string, string> {
   };
   // No Cross-Origin-Opener-Policy: browsers ignore it on plain HTTP from any address but loopback and
   // log an error on every page of the console there; the service's other answers are JSON, not pages.
-  helmet({ contentSecurityPolicy: SWAGGER_UI_CSP, crossOriginOpenerPolicy: false })({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  helmet({ contentSecurityPolicy: SWAGGER_UI_CSP, crossOriginOpenerPolicy: false })(
+    {} as IncomingMessage,
+    recorder as unknown as ServerResponse,
+    () => undefined,
+  );
   return headers;
 }
 
@@ -216,7 +220,7 @@ function nestingExceeds(text: string, max: number): boolean {
 
 /** The index of the quote closing the string opened at `start` (skipped with indexOf: strings are most of a body). */
 function endOfString(text: string, start: number): number {
-  for (let i = start; ; ) {
+  for (let i = start; ;) {
     i = text.indexOf('"', i + 1);
     if (i === -1) return text.length;
     let backslashes = 0;
@@ -241,7 +245,9 @@ export function buildApiDocument(app: NestFastifyApplication, config: AppConfig)
   for (const tag of API_TAGS) {
     builder.addTag(tag.name, tag.description);
   }
-  const document = withCsvMemberBodies(withAppUserTokenSecurity(withBodyErrorResponses(SwaggerModule.createDocument(app, builder.build()))));
+  const document = withCsvMemberBodies(
+    withAppUserTokenSecurity(withBodyErrorResponses(SwaggerModule.createDocument(app, builder.build()))),
+  );
   // Only the tags with routes (a host may mount fewer features), still in working order.
   const used = new Set(Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap(tagsOf)));
   document.tags = document.tags?.filter((tag) => used.has(tag.name));

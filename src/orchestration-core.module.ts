@@ -19,7 +19,11 @@ export class OrchestrationCoreModule {
   }
 
   /** `settings` provides ORCHESTRATION_SETTINGS (e.g. from a host's factory); `imports` export what it injects. */
-  static forSettingsProvider(connectionName: string | undefined, settings: Provider, imports: ModuleMetadata['imports'] = []): DynamicModule {
+  static forSettingsProvider(
+    connectionName: string | undefined,
+    settings: Provider,
+    imports: ModuleMetadata['imports'] = [],
+  ): DynamicModule {
     return {
       module: OrchestrationCoreModule,
       imports: [
@@ -37,15 +41,7 @@ export class OrchestrationCoreModule {
         TransactionRunner,
         AuditLog,
       ],
-      exports: [
-        ORCHESTRATION_SETTINGS,
-        ORCHESTRATION_DATA_SOURCE,
-        Clock,
-        PeriodicJobsService,
-        MetricsService,
-        TransactionRunner,
-        AuditLog,
-      ],
+      exports: [ORCHESTRATION_SETTINGS, ORCHESTRATION_DATA_SOURCE, Clock, PeriodicJobsService, MetricsService, TransactionRunner, AuditLog],
     };
   }
 }

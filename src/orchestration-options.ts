@@ -1,6 +1,11 @@
 import { CanActivate, FactoryProvider, Inject, ModuleMetadata, Type } from '@nestjs/common';
 import { AllUsersCohortProvider, CohortProvider } from './cohorts/cohort-provider';
-import { APP_USER_TOKEN_MODULE_OPTION_NAMES, appUserTokenOptionsProblem, AppUserTokenOptions, AppUserTokenVerifier } from './security/app-user-tokens';
+import {
+  APP_USER_TOKEN_MODULE_OPTION_NAMES,
+  appUserTokenOptionsProblem,
+  AppUserTokenOptions,
+  AppUserTokenVerifier,
+} from './security/app-user-tokens';
 
 /** What a host (or the standalone app) sets when importing `CtaOrchestrationModule`. */
 export interface CtaOrchestrationOptions {
@@ -124,7 +129,10 @@ export function resolveSettings(options: CtaOrchestrationOptions): Orchestration
  * A routing option returned by the factory would be silently ignored (the routes already
  * exist), so it fails the start instead.
  */
-export function resolveAsyncSettings(runtime: CtaOrchestrationRuntimeOptions, routing: CtaOrchestrationRoutingOptions): OrchestrationSettings {
+export function resolveAsyncSettings(
+  runtime: CtaOrchestrationRuntimeOptions,
+  routing: CtaOrchestrationRoutingOptions,
+): OrchestrationSettings {
   const misplaced = ROUTING_OPTION_NAMES.filter((name) => name in runtime);
   if (misplaced.length > 0) {
     throw new Error(

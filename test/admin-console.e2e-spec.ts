@@ -65,7 +65,11 @@ eachDatabase('The admin console examples', (database) => {
     expect(launch.data.behaviourTags.map((tag: Json) => tag.behaviourTagName)).toEqual(['store-nudges']);
 
     // The launch example with the device's state merges it, and the other path examples name what the flow made.
-    const withState = await api.post('/cta/active/state-machines', bodyExample(document.paths['/cta/active/state-machines'].post, 'with state'), exampleHeaders(document.paths['/cta/active/state-machines'].post));
+    const withState = await api.post(
+      '/cta/active/state-machines',
+      bodyExample(document.paths['/cta/active/state-machines'].post, 'with state'),
+      exampleHeaders(document.paths['/cta/active/state-machines'].post),
+    );
     expect(Object.keys(withState.body.data.ctas[0].activeStateMachines)).toEqual(['store-77']);
     for (const path of ['/engine/ctas/{ctaId}', '/engine/events/{eventName}']) {
       expect({ path, status: (await api.get(examplePath(document, path, 'get'))).status }).toEqual({ path, status: 200 });
@@ -102,7 +106,14 @@ describe('The admin console page', () => {
 });
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const IN_CI = process.env.CI === 'true';
 /** A browser is slow to start and draw on a loaded machine; these bound a hang, they time nothing. */
@@ -117,7 +128,9 @@ const BROWSER_STEP_TIMEOUT_MS = 60_000;
 const CONSOLE_HOST = 'cta-console.test';
 
 if (!existsSync(CHROMIUM) && !IN_CI) {
-  console.warn(`Skipping the admin console browser test: ${CHROMIUM} is missing (apt-get install chromium). In CI (CI=true) it fails instead.`);
+  console.warn(
+    `Skipping the admin console browser test: ${CHROMIUM} is missing (apt-get install chromium). In CI (CI=true) it fails instead.`,
+  );
 }
 const describeInBrowser = existsSync(CHROMIUM) || IN_CI ? describe : describe.skip;
 
@@ -153,36 +166,42 @@ describeInBrowser('The admin console in Chromium', () => {
     await api?.close();
   });
 
-  it('loads over plain HTTP, authorizes with an admin key, and creates a CTA with "Try it out", without a console error', async () => {
-    await page.goto(`${origin}/docs`);
-    // A page whose scripts did not load (e.g. sent to https by the CSP) shows no title: say why.
-    await page
-      .locator('.swagger-ui .info .title')
-      .filter({ hasText: 'admin console' })
-      .waitFor()
-      .catch((error: Error) => {
-        throw new Error(`the console did not render: ${error.message}\nbrowser errors: ${consoleErrors.join('\n')}`);
+  it(
+    'loads over plain HTTP, authorizes with an admin key, and creates a CTA with "Try it out", without a console error',
+    async () => {
+      await page.goto(`${origin}/docs`);
+      // A page whose scripts did not load (e.g. sent to https by the CSP) shows no title: say why.
+      await page
+        .locator('.swagger-ui .info .title')
+        .filter({ hasText: 'admin console' })
+        .waitFor()
+        .catch((error: Error) => {
+          throw new Error(`the console did not render: ${error.message}\nbrowser errors: ${consoleErrors.join('\n')}`);
+        });
+
+      await page.locator('.scheme-container button.authorize').click();
+      const slot = page.locator('.auth-container').filter({ has: page.locator('h4', { hasText: 'admin-key (apiKey)' }) });
+      await slot.locator('input').fill(ADMIN_KEY);
+      await slot.locator('button.authorize').click();
+      await page.locator('.dialog-ux button.close-modal').click();
+
+      const create = page.locator('#operations-CTAs-CtasController_create');
+      await create.locator('.opblock-summary').click();
+      await create.locator('button.try-out__btn').click();
+      await create.locator('tr[data-param-name="user"] input').fill(OPERATOR.user);
+      await create.locator('button.execute').click();
+      const response = create.locator('.live-responses-table .response');
+      await response.locator('.response-col_status').filter({ hasText: '200' }).waitFor();
+      expect(await response.locator('.response-col_description').innerText()).toMatch(/"data": 1/);
+
+      // The key survives a reload (persistAuthorization).
+      await page.reload();
+      await page.locator('.swagger-ui .info .title').waitFor();
+      expect(JSON.parse((await page.evaluate<string | null>('localStorage.getItem("authorized")')) ?? '{}')).toMatchObject({
+        'admin-key': { value: ADMIN_KEY },
       });
-
-    await page.locator('.scheme-container button.authorize').click();
-    const slot = page.locator('.auth-container').filter({ has: page.locator('h4', { hasText: 'admin-key (apiKey)' }) });
-    await slot.locator('input').fill(ADMIN_KEY);
-    await slot.locator('button.authorize').click();
-    await page.locator('.dialog-ux button.close-modal').click();
-
-    const create = page.locator('#operations-CTAs-CtasController_create');
-    await create.locator('.opblock-summary').click();
-    await create.locator('button.try-out__btn').click();
-    await create.locator('tr[data-param-name="user"] input').fill(OPERATOR.user);
-    await create.locator('button.execute').click();
-    const response = create.locator('.live-responses-table .response');
-    await response.locator('.response-col_status').filter({ hasText: '200' }).waitFor();
-    expect(await response.locator('.response-col_description').innerText()).toMatch(/"data": 1/);
-
-    // The key survives a reload (persistAuthorization).
-    await page.reload();
-    await page.locator('.swagger-ui .info .title').waitFor();
-    expect(JSON.parse((await page.evaluate<string | null>('localStorage.getItem("authorized")')) ?? '{}')).toMatchObject({ 'admin-key': { value: ADMIN_KEY } });
-    expect(consoleErrors).toEqual([]);
-  }, BROWSER_TEST_TIMEOUT_MS);
+      expect(consoleErrors).toEqual([]);
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });

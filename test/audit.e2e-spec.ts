@@ -36,7 +36,8 @@ eachDatabase('audit history', (database) => {
 
   const headersOf = (tenantId: string, extra: Record<string, string> = {}) => ({ 'x-tenant-id': tenantId, ...extra });
   const audit = (tenantId: string, query = '') => api.get(`/engine/audit${query}`, headersOf(tenantId));
-  const history = (tenantId: string, ctaId: number | string, query = '') => api.get(`/engine/ctas/${ctaId}/history${query}`, headersOf(tenantId));
+  const history = (tenantId: string, ctaId: number | string, query = '') =>
+    api.get(`/engine/ctas/${ctaId}/history${query}`, headersOf(tenantId));
   /** The tenant's entries, newest first (every page). */
   const entriesOf = async (tenantId: string, query = ''): Promise<any[]> => {
     const res = await audit(tenantId, `?pageSize=100${query}`);
@@ -53,7 +54,11 @@ eachDatabase('audit history', (database) => {
   const members = (tenantId: string, method: 'POST' | 'PUT' | 'DELETE', name: string, body: unknown, extra: Record<string, string> = {}) =>
     api.request(method, `/engine/cohorts/${name}/members`, {
       body: typeof body === 'string' ? body : JSON.stringify(body),
-      headers: headersOf(tenantId, { user: 'ops@example.com', 'content-type': typeof body === 'string' ? 'text/csv' : 'application/json', ...extra }),
+      headers: headersOf(tenantId, {
+        user: 'ops@example.com',
+        'content-type': typeof body === 'string' ? 'text/csv' : 'application/json',
+        ...extra,
+      }),
     });
 
   describe('an entry for each kind of change', () => {
@@ -89,10 +94,26 @@ eachDatabase('audit history', (database) => {
       const id = await ctas.create({ description: 'first', team: 'growth' });
       const before = await ctas.get(id);
       api.clock.advance(1000);
-      expect((await api.put(`/engine/ctas/${id}`, { ...ctaBody({ description: 'second', team: 'store' }), name: undefined }, headersOf('audit-update', { user: 'bob@example.com' }))).status).toBe(200);
+      expect(
+        (
+          await api.put(
+            `/engine/ctas/${id}`,
+            { ...ctaBody({ description: 'second', team: 'store' }), name: undefined },
+            headersOf('audit-update', { user: 'bob@example.com' }),
+          )
+        ).status,
+      ).toBe(200);
       const after = await ctas.get(id);
       const entry = await latest('audit-update');
-      expect(entry).toMatchObject({ actor: null, user: 'bob@example.com', entityType: 'cta', entityId: String(id), action: 'update', before, after });
+      expect(entry).toMatchObject({
+        actor: null,
+        user: 'bob@example.com',
+        entityType: 'cta',
+        entityId: String(id),
+        action: 'update',
+        before,
+        after,
+      });
       expect(entry.changes).toEqual([
         { op: 'replace', path: '/lastUpdatedBy', value: 'bob@example.com' },
         { op: 'replace', path: '/lastUpdatedAt', value: after.lastUpdatedAt },
@@ -106,7 +127,9 @@ eachDatabase('audit history', (database) => {
       const ctas = new CtaClient(api, 'audit-status');
       const id = await ctas.create();
       const draft = await ctas.get(id);
-      expect((await api.put(`/engine/ctas/${id}/live`, undefined, headersOf('audit-status', { user: 'carol@example.com' }))).status).toBe(200);
+      expect((await api.put(`/engine/ctas/${id}/live`, undefined, headersOf('audit-status', { user: 'carol@example.com' }))).status).toBe(
+        200,
+      );
       const live = await ctas.get(id);
       expect((await ctas.status(id, 'pause')).status).toBe(200);
       const paused = await ctas.get(id);
@@ -133,7 +156,13 @@ eachDatabase('audit history', (database) => {
       const body = { userIds: [987654321, '42'], expiresInMinutes: 60, rule: examples.rule() };
       const first = (await api.post('/engine/ctas/test/create', body, headersOf(tenant, { user: 'qa@example.com' }))).body.data;
       const [created] = await entriesOf(tenant);
-      expect(created).toMatchObject({ entityType: 'testCta', entityId: String(first), action: 'create', before: null, user: 'qa@example.com' });
+      expect(created).toMatchObject({
+        entityType: 'testCta',
+        entityId: String(first),
+        action: 'create',
+        before: null,
+        user: 'qa@example.com',
+      });
       expect(created.after).toMatchObject({
         id: first,
         name: `test-${first}`,
@@ -146,9 +175,18 @@ eachDatabase('audit history', (database) => {
       });
       expect(created.changes).toEqual([{ op: 'replace', path: '', value: created.after }]);
 
-      const second = (await api.post('/engine/ctas/test/create', { ...body, previousCtaId: first }, headersOf(tenant, { user: 'qa@example.com' }))).body.data;
+      const second = (
+        await api.post('/engine/ctas/test/create', { ...body, previousCtaId: first }, headersOf(tenant, { user: 'qa@example.com' }))
+      ).body.data;
       const [secondCreated, replaced] = await entriesOf(tenant);
-      expect(replaced).toEqual({ ...replaced, entityId: String(first), action: 'delete', before: created.after, after: null, changes: [{ op: 'replace', path: '', value: null }] });
+      expect(replaced).toEqual({
+        ...replaced,
+        entityId: String(first),
+        action: 'delete',
+        before: created.after,
+        after: null,
+        changes: [{ op: 'replace', path: '', value: null }],
+      });
       expect(secondCreated).toMatchObject({ entityId: String(second), action: 'create' });
 
       expect((await api.delete(`/engine/ctas/test/${second}`, headersOf(tenant))).status).toBe(200);
@@ -163,15 +201,27 @@ eachDatabase('audit history', (database) => {
       expect((await api.post('/engine/behaviour-tags', tagBody('store-nudges', [a, b]), ctas.headers())).status).toBe(200);
       const list = async () => (await api.get('/engine/behaviour-tags', headersOf(tenant))).body.data.behaviourTags[0];
       const created = await list();
-      const [createEntry] = await api.get('/engine/behaviour-tags/store-nudges/history', headersOf(tenant)).then((res) => res.body.data.entries);
-      expect(createEntry).toMatchObject({ entityType: 'behaviourTag', entityId: 'store-nudges', action: 'create', before: null, after: created });
+      const [createEntry] = await api
+        .get('/engine/behaviour-tags/store-nudges/history', headersOf(tenant))
+        .then((res) => res.body.data.entries);
+      expect(createEntry).toMatchObject({
+        entityType: 'behaviourTag',
+        entityId: 'store-nudges',
+        action: 'create',
+        before: null,
+        after: created,
+      });
 
       api.clock.advance(1000);
       const { behaviourTagName: _name, ...update } = tagBody('store-nudges', [a]);
       update.description = 'one at a time';
-      expect((await api.put('/engine/behaviour-tags/store-nudges', update, headersOf(tenant, { user: 'dave@example.com' }))).status).toBe(200);
+      expect((await api.put('/engine/behaviour-tags/store-nudges', update, headersOf(tenant, { user: 'dave@example.com' }))).status).toBe(
+        200,
+      );
       const updated = await list();
-      const [updateEntry] = await api.get('/engine/behaviour-tags/store-nudges/history', headersOf(tenant)).then((res) => res.body.data.entries);
+      const [updateEntry] = await api
+        .get('/engine/behaviour-tags/store-nudges/history', headersOf(tenant))
+        .then((res) => res.body.data.entries);
       expect(updateEntry).toMatchObject({ action: 'update', user: 'dave@example.com', before: created, after: updated });
       expect(updateEntry.changes).toEqual([
         { op: 'remove', path: '/linkedCtas/1' },
@@ -187,24 +237,47 @@ eachDatabase('audit history', (database) => {
       const post = (events: unknown[]) => api.post('/engine/events', { events }, headersOf(tenant));
       expect((await post([{ eventName: 'store_opened', properties: [property('source')] }])).status).toBe(200);
       const stored = { eventName: 'store_opened', properties: [{ ...property('source'), expectedValue: null, description: null }] };
-      expect(await latest(tenant)).toMatchObject({ entityType: 'event', entityId: 'store_opened', action: 'create', before: null, after: stored });
+      expect(await latest(tenant)).toMatchObject({
+        entityType: 'event',
+        entityId: 'store_opened',
+        action: 'create',
+        before: null,
+        after: stored,
+      });
 
-      expect((await post([{ eventName: 'store_opened', properties: [property('source'), property('screen')] }, { eventName: 'cart_viewed' }])).status).toBe(200);
+      expect(
+        (await post([{ eventName: 'store_opened', properties: [property('source'), property('screen')] }, { eventName: 'cart_viewed' }]))
+          .status,
+      ).toBe(200);
       const [cartCreated, storeUpdated] = await entriesOf(tenant);
       expect(cartCreated).toMatchObject({ entityId: 'cart_viewed', action: 'create', after: { eventName: 'cart_viewed', properties: [] } });
       expect(storeUpdated).toMatchObject({ entityId: 'store_opened', action: 'update', before: stored });
-      expect(storeUpdated.changes).toEqual([{ op: 'add', path: '/properties/1', value: { ...property('screen'), expectedValue: null, description: null } }]);
+      expect(storeUpdated.changes).toEqual([
+        { op: 'add', path: '/properties/1', value: { ...property('screen'), expectedValue: null, description: null } },
+      ]);
 
-      expect((await api.put('/engine/events/store_opened', { properties: [] }, headersOf(tenant, { user: 'erin@example.com' }))).status).toBe(200);
+      expect(
+        (await api.put('/engine/events/store_opened', { properties: [] }, headersOf(tenant, { user: 'erin@example.com' }))).status,
+      ).toBe(200);
       const replaced = await latest(tenant);
-      expect(replaced).toMatchObject({ action: 'update', user: 'erin@example.com', before: storeUpdated.after, after: { eventName: 'store_opened', properties: [] } });
+      expect(replaced).toMatchObject({
+        action: 'update',
+        user: 'erin@example.com',
+        before: storeUpdated.after,
+        after: { eventName: 'store_opened', properties: [] },
+      });
       expect(replaced.changes).toEqual([
         { op: 'remove', path: '/properties/1' },
         { op: 'remove', path: '/properties/0' },
       ]);
 
       expect((await api.delete('/engine/events/store_opened', headersOf(tenant))).status).toBe(200);
-      expect(await latest(tenant)).toMatchObject({ action: 'delete', before: replaced.after, after: null, changes: [{ op: 'replace', path: '', value: null }] });
+      expect(await latest(tenant)).toMatchObject({
+        action: 'delete',
+        before: replaced.after,
+        after: null,
+        changes: [{ op: 'replace', path: '', value: null }],
+      });
     });
   });
 
@@ -214,7 +287,11 @@ eachDatabase('audit history', (database) => {
     it('records cohort creates, updates and deletes with the record as GET shows it', async () => {
       const ctas = new CtaClient(api, tenant);
       const sent = api.clock.now();
-      const res = await api.post('/engine/cohorts', { name: 'beta', description: 'the beta', kind: 'static' }, headersOf(tenant, { user: 'ops@example.com', 'x-request-id': 'cohort-request-1' }));
+      const res = await api.post(
+        '/engine/cohorts',
+        { name: 'beta', description: 'the beta', kind: 'static' },
+        headersOf(tenant, { user: 'ops@example.com', 'x-request-id': 'cohort-request-1' }),
+      );
       expect(res.status).toBe(200);
       const created = await cohortOf(tenant, 'beta');
       const [createEntry] = await entriesOf(tenant);
@@ -236,11 +313,20 @@ eachDatabase('audit history', (database) => {
       // A CTA naming the cohort shows in the record's usedBy, read in the write's transaction.
       const ctaId = await ctas.create({ rule: ruleFor('beta') });
       api.clock.advance(1000);
-      expect((await api.put('/engine/cohorts/beta', { description: 'the 2026 beta' }, headersOf(tenant, { user: 'frank@example.com' }))).status).toBe(200);
+      expect(
+        (await api.put('/engine/cohorts/beta', { description: 'the 2026 beta' }, headersOf(tenant, { user: 'frank@example.com' }))).status,
+      ).toBe(200);
       const updated = await cohortOf(tenant, 'beta');
       expect(updated.usedBy).toEqual([String(ctaId)]);
       const updateEntry = await latest(tenant);
-      expect(updateEntry).toMatchObject({ user: 'frank@example.com', entityType: 'cohort', entityId: 'beta', action: 'update', before: { ...created, usedBy: [String(ctaId)] }, after: updated });
+      expect(updateEntry).toMatchObject({
+        user: 'frank@example.com',
+        entityType: 'cohort',
+        entityId: 'beta',
+        action: 'update',
+        before: { ...created, usedBy: [String(ctaId)] },
+        after: updated,
+      });
       expect(updateEntry.changes).toEqual([
         { op: 'replace', path: '/lastUpdatedBy', value: 'frank@example.com' },
         { op: 'replace', path: '/lastUpdatedAt', value: updated.lastUpdatedAt },
@@ -248,12 +334,22 @@ eachDatabase('audit history', (database) => {
       ]);
       expectPatchLeadsToAfter(updateEntry);
 
-      expect((await api.post('/engine/cohorts', { name: 'old-apps', kind: 'rule', rule: BELOW_5_2 }, headersOf(tenant, { user: 'ops@example.com' }))).status).toBe(200);
+      expect(
+        (
+          await api.post(
+            '/engine/cohorts',
+            { name: 'old-apps', kind: 'rule', rule: BELOW_5_2 },
+            headersOf(tenant, { user: 'ops@example.com' }),
+          )
+        ).status,
+      ).toBe(200);
       const rule = await cohortOf(tenant, 'old-apps');
       expect(rule.rule).toEqual(BELOW_5_2);
       expect(await latest(tenant)).toMatchObject({ entityId: 'old-apps', action: 'create', before: null, after: rule });
       const newRule = { all: [{ attribute: 'appVersion', op: 'semverLt', value: '6.0' }] };
-      expect((await api.put('/engine/cohorts/old-apps', { rule: newRule }, headersOf(tenant, { user: 'ops@example.com' }))).status).toBe(200);
+      expect((await api.put('/engine/cohorts/old-apps', { rule: newRule }, headersOf(tenant, { user: 'ops@example.com' }))).status).toBe(
+        200,
+      );
       const ruleUpdate = await latest(tenant);
       expect(ruleUpdate).toMatchObject({ entityId: 'old-apps', action: 'update', before: rule, after: await cohortOf(tenant, 'old-apps') });
       expect(ruleUpdate.changes).toContainEqual({ op: 'replace', path: '/rule/all/0/value', value: '6.0' });
@@ -272,7 +368,9 @@ eachDatabase('audit history', (database) => {
 
     it('records member changes (JSON and CSV) as counts, not ids', async () => {
       const memberTenant = 'audit-cohort-members';
-      expect((await api.post('/engine/cohorts', { name: 'list', kind: 'static' }, headersOf(memberTenant, { user: 'ops@example.com' }))).status).toBe(200);
+      expect(
+        (await api.post('/engine/cohorts', { name: 'list', kind: 'static' }, headersOf(memberTenant, { user: 'ops@example.com' }))).status,
+      ).toBe(200);
       const change = async (method: 'POST' | 'PUT' | 'DELETE', body: unknown, answer: object, user = 'ops@example.com') => {
         const res = await members(memberTenant, method, 'list', body, { user, 'x-request-id': `members-${method}` });
         expect(res.body).toEqual({ data: answer });
@@ -297,13 +395,21 @@ eachDatabase('audit history', (database) => {
         ],
       });
       const replaced = await change('PUT', 'userId\n2\n3\n4\n5\n', { added: 2, removed: 1, memberCount: 4 }, 'hank@example.com');
-      expect(replaced).toMatchObject({ user: 'hank@example.com', action: 'members', before: { memberCount: 3 }, after: { memberCount: 4, added: 2, removed: 1 } });
+      expect(replaced).toMatchObject({
+        user: 'hank@example.com',
+        action: 'members',
+        before: { memberCount: 3 },
+        after: { memberCount: 4, added: 2, removed: 1 },
+      });
       expect(replaced.changes).toEqual([
         { op: 'replace', path: '/memberCount', value: 4 },
         { op: 'add', path: '/added', value: 2 },
         { op: 'add', path: '/removed', value: 1 },
       ]);
-      expect(await change('POST', '6\n2\n', { added: 1, removed: 0, memberCount: 5 })).toMatchObject({ before: { memberCount: 4 }, after: { memberCount: 5, added: 1, removed: 0 } });
+      expect(await change('POST', '6\n2\n', { added: 1, removed: 0, memberCount: 5 })).toMatchObject({
+        before: { memberCount: 4 },
+        after: { memberCount: 5, added: 1, removed: 0 },
+      });
       expect(await change('DELETE', { userIds: [5, 99] }, { added: 0, removed: 1, memberCount: 4 })).toMatchObject({
         before: { memberCount: 5 },
         after: { memberCount: 4, added: 0, removed: 1 },
@@ -412,7 +518,9 @@ eachDatabase('audit history', (database) => {
       const id = await ctas.create({ description: 'kept' });
       const other = String(await ctas.create());
       expect((await api.post('/engine/events', { events: [{ eventName: 'kept', properties: [] }] }, ctas.headers())).status).toBe(200);
-      const testCta = (await api.post('/engine/ctas/test/create', { userIds: [1], expiresInMinutes: 60, rule: examples.rule() }, ctas.headers())).body.data;
+      const testCta = (
+        await api.post('/engine/ctas/test/create', { userIds: [1], expiresInMinutes: 60, rule: examples.rule() }, ctas.headers())
+      ).body.data;
       const before = await entriesOf(tenant);
 
       await withoutAuditTable(async () => {
@@ -420,7 +528,11 @@ eachDatabase('audit history', (database) => {
           await api.post('/engine/ctas', ctaBody({ name: 'never-created' }), ctas.headers()),
           await ctas.update(id, { description: 'never written' }),
           await ctas.status(id, 'live'),
-          await api.post('/engine/ctas/test/create', { userIds: [1], expiresInMinutes: 60, rule: examples.rule(), previousCtaId: testCta }, ctas.headers()),
+          await api.post(
+            '/engine/ctas/test/create',
+            { userIds: [1], expiresInMinutes: 60, rule: examples.rule(), previousCtaId: testCta },
+            ctas.headers(),
+          ),
           await api.delete(`/engine/ctas/test/${testCta}`, ctas.headers()),
           await api.post('/engine/behaviour-tags', tagBody('never-created', [other]), ctas.headers()),
           await api.post('/engine/events', { events: [{ eventName: 'never-created', properties: [] }] }, ctas.headers()),
@@ -479,7 +591,15 @@ eachDatabase('audit history', (database) => {
       id = await ctas.create();
       for (const team of ['a', 'b', 'c', 'd']) {
         api.clock.advance(10);
-        expect((await api.put(`/engine/ctas/${id}`, { ...ctaBody({ team }), name: undefined }, headersOf(tenant, { user: `${team}@example.com` }))).status).toBe(200);
+        expect(
+          (
+            await api.put(
+              `/engine/ctas/${id}`,
+              { ...ctaBody({ team }), name: undefined },
+              headersOf(tenant, { user: `${team}@example.com` }),
+            )
+          ).status,
+        ).toBe(200);
       }
       await ctas.status(id, 'live');
       await ctas.create();
@@ -491,8 +611,19 @@ eachDatabase('audit history', (database) => {
       expect(entries.map((entry) => entry.id)).toEqual([...entries.map((entry) => entry.id)].sort((a, b) => b - a));
       const res = await history(tenant, id, '?pageSize=2&pageNumber=1');
       expect(res.body).toEqual({ data: { entries: entries.slice(3, 5), totalEntries: 6, totalPages: 3, pageNumber: 1, pageSize: 2 } });
-      expect((await history(tenant, id)).body.data).toMatchObject({ entries: entries.slice(1), pageNumber: 0, pageSize: 10, totalPages: 1 });
-      expect((await history(tenant, id, '?pageNumber=3&pageSize=2')).body.data).toEqual({ entries: [], totalEntries: 6, totalPages: 3, pageNumber: 3, pageSize: 2 });
+      expect((await history(tenant, id)).body.data).toMatchObject({
+        entries: entries.slice(1),
+        pageNumber: 0,
+        pageSize: 10,
+        totalPages: 1,
+      });
+      expect((await history(tenant, id, '?pageNumber=3&pageSize=2')).body.data).toEqual({
+        entries: [],
+        totalEntries: 6,
+        totalPages: 3,
+        pageNumber: 3,
+        pageSize: 2,
+      });
     });
 
     it('filters by entity, actor, user, action and time, combined', async () => {
@@ -505,9 +636,14 @@ eachDatabase('audit history', (database) => {
       expect(await ids('&actor=nobody')).toEqual([]);
     });
 
-    it.each(['?entityType=campaign', '?action=rename', '?entityId=999999', '?user=nobody', '?from=9999999999999', '?to=0'])('answers an empty page for %s', async (query) => {
-      expect((await audit(tenant, query)).body).toEqual({ data: { entries: [], totalEntries: 0, totalPages: 0, pageNumber: 0, pageSize: 10 } });
-    });
+    it.each(['?entityType=campaign', '?action=rename', '?entityId=999999', '?user=nobody', '?from=9999999999999', '?to=0'])(
+      'answers an empty page for %s',
+      async (query) => {
+        expect((await audit(tenant, query)).body).toEqual({
+          data: { entries: [], totalEntries: 0, totalPages: 0, pageNumber: 0, pageSize: 10 },
+        });
+      },
+    );
 
     it.each([
       ['?pageSize=0', 'pageSize must be a decimal integer between 1 and 100'],
@@ -564,7 +700,12 @@ eachDatabase('audit history', (database) => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({});
       const restored = await client.get(id);
-      expect(restored).toMatchObject({ rule: { ...original, ctaValidTill: null }, team: 'growth', ctaStatus: 'paused', lastUpdatedBy: 'restorer@example.com' });
+      expect(restored).toMatchObject({
+        rule: { ...original, ctaValidTill: null },
+        team: 'growth',
+        ctaStatus: 'paused',
+        lastUpdatedBy: 'restorer@example.com',
+      });
       const [entry] = (await history(tenant, id)).body.data.entries;
       expect(entry).toMatchObject({ action: 'restore', user: 'restorer@example.com', after: restored });
       expectPatchLeadsToAfter(entry);
@@ -593,7 +734,9 @@ eachDatabase('audit history', (database) => {
       }
       const entries = (await history(tenant, id)).body.data.entries;
       const res = await restore(id, entries[entries.length - 1].id);
-      expect(res.body).toEqual(errorBody('CTA_STATUS_UPDATE_INVALID', `CTA ${id} is ${status}; only draft or paused CTAs can be edited (pause it first)`));
+      expect(res.body).toEqual(
+        errorBody('CTA_STATUS_UPDATE_INVALID', `CTA ${id} is ${status}; only draft or paused CTAs can be edited (pause it first)`),
+      );
       expect((await history(tenant, id)).body.data.entries).toEqual(entries);
     });
 
@@ -619,7 +762,9 @@ eachDatabase('audit history', (database) => {
       const foreignId = await foreignTenant.create();
       const [foreignEntry] = (await history('audit-restore-other', foreignId)).body.data.entries;
       for (const auditId of [999999999, 'abc', otherEntry.id, eventEntry.id, foreignEntry.id]) {
-        expect((await restore(id, auditId)).body).toEqual(errorBody('INVALID_REQUEST', `audit entry '${auditId}' is not an entry of CTA ${id}`));
+        expect((await restore(id, auditId)).body).toEqual(
+          errorBody('INVALID_REQUEST', `audit entry '${auditId}' is not an entry of CTA ${id}`),
+        );
       }
       expect((await restore(foreignId, foreignEntry.id)).body).toEqual(errorBody('CTA_ID_INVALID', `CTA ${foreignId} does not exist`));
       expect((await restore(999999999, otherEntry.id)).body).toEqual(errorBody('CTA_ID_INVALID'));

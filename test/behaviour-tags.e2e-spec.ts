@@ -178,14 +178,34 @@ eachDatabase('behaviour tags', (database) => {
       ['an empty name', (b) => ({ ...b, behaviourTagName: '' }), 'behaviourTagName must be longer than or equal to 1'],
       ['a long name', (b) => ({ ...b, behaviourTagName: 'n'.repeat(256) }), 'behaviourTagName must be shorter than or equal to 255'],
       ['no exposureRule', (b) => ({ ...b, exposureRule: undefined }), 'exposureRule'],
-      ['a string limit', (b) => ({ ...b, exposureRule: { ...b.exposureRule, session: { limit: '1' } } }), 'exposureRule.session.limit must be an integer number'],
-      ['a negative limit', (b) => ({ ...b, exposureRule: { ...b.exposureRule, lifespan: { limit: -1 } } }), 'exposureRule.lifespan.limit must not be less than 0'],
-      ['an unknown unit', (b) => ({ ...b, exposureRule: { ...b.exposureRule, window: { limit: 1, unit: 'weeks', value: 1 } } }), 'exposureRule.window.unit must be one of'],
+      [
+        'a string limit',
+        (b) => ({ ...b, exposureRule: { ...b.exposureRule, session: { limit: '1' } } }),
+        'exposureRule.session.limit must be an integer number',
+      ],
+      [
+        'a negative limit',
+        (b) => ({ ...b, exposureRule: { ...b.exposureRule, lifespan: { limit: -1 } } }),
+        'exposureRule.lifespan.limit must not be less than 0',
+      ],
+      [
+        'an unknown unit',
+        (b) => ({ ...b, exposureRule: { ...b.exposureRule, window: { limit: 1, unit: 'weeks', value: 1 } } }),
+        'exposureRule.window.unit must be one of',
+      ],
       ['no ctaRelation.shownCta', (b) => ({ ...b, ctaRelation: { hideCta: b.ctaRelation.hideCta } }), 'ctaRelation.shownCta'],
-      ['an unknown relation rule', (b) => ({ ...b, ctaRelation: { ...b.ctaRelation, shownCta: { rule: 'ALL', ctaList: [] } } }), 'ctaRelation.shownCta.rule must be one of'],
+      [
+        'an unknown relation rule',
+        (b) => ({ ...b, ctaRelation: { ...b.ctaRelation, shownCta: { rule: 'ALL', ctaList: [] } } }),
+        'ctaRelation.shownCta.rule must be one of',
+      ],
       ['no linkedCtas', (b) => ({ ...b, linkedCtas: undefined }), 'linkedCtas is required'],
       ['a non-id in linkedCtas', (b) => ({ ...b, linkedCtas: ['12a'] }), 'linkedCtas must hold only CTA ids'],
-      ['a boolean in a ctaList', (b) => ({ ...b, ctaRelation: { ...b.ctaRelation, hideCta: { rule: 'LIST', ctaList: [true] } } }), 'ctaRelation.hideCta.ctaList must hold only CTA ids'],
+      [
+        'a boolean in a ctaList',
+        (b) => ({ ...b, ctaRelation: { ...b.ctaRelation, hideCta: { rule: 'LIST', ctaList: [true] } } }),
+        'ctaRelation.hideCta.ctaList must hold only CTA ids',
+      ],
     ])('rejects %s with CAMPAIGN_INVALID naming the field, writing nothing', async (_case, change, message) => {
       const tenant = unique('t');
       const res = await api.post(TAGS, change(tagBody('invalid', [])), headers(tenant));
@@ -264,7 +284,9 @@ eachDatabase('behaviour tags', (database) => {
       const id = String(res.body.data);
       await moveCta(tenant, id, 'schedule');
       const tag = await api.post(TAGS, tagBody('later', [id]), headers(tenant));
-      expect(tag.body).toEqual(errorBody('CAMPAIGN_INVALID', `linkedCtas: a new behaviour tag can link only draft or paused CTAs; CTA ${id} is scheduled`));
+      expect(tag.body).toEqual(
+        errorBody('CAMPAIGN_INVALID', `linkedCtas: a new behaviour tag can link only draft or paused CTAs; CTA ${id} is scheduled`),
+      );
     });
   });
 
@@ -361,8 +383,14 @@ eachDatabase('behaviour tags', (database) => {
       await createTag(tenant, 'theirs', [theirs]);
       const cases: [Record<string, any>, string][] = [
         [updateBody([mine, '424242']), 'linkedCtas: CTA 424242 does not exist'],
-        [updateBody([mine], { ctaRelation: { shownCta: { rule: 'LIST', ctaList: [free] }, hideCta: { rule: 'LIST', ctaList: [] } } }), `ctaRelation.shownCta.ctaList: CTA ${free} not in linkedCtas`],
-        [updateBody([free, theirs], { description: 'x' }), `linkedCtas: CTA ${theirs} is already linked to behaviour tag 'theirs' (a CTA belongs to at most one behaviour tag)`],
+        [
+          updateBody([mine], { ctaRelation: { shownCta: { rule: 'LIST', ctaList: [free] }, hideCta: { rule: 'LIST', ctaList: [] } } }),
+          `ctaRelation.shownCta.ctaList: CTA ${free} not in linkedCtas`,
+        ],
+        [
+          updateBody([free, theirs], { description: 'x' }),
+          `linkedCtas: CTA ${theirs} is already linked to behaviour tag 'theirs' (a CTA belongs to at most one behaviour tag)`,
+        ],
       ];
       for (const [body, message] of cases) {
         const res = await api.put(tagPath('mine'), body, headers(tenant));
@@ -384,14 +412,19 @@ eachDatabase('behaviour tags', (database) => {
       await moveCta(tenant, concluded, 'live', 'conclude');
       await moveCta(tenant, terminated, 'terminate');
       // Concluded and terminated CTAs no longer run: the tag may change, and keep them.
-      expect((await api.put(tagPath('lifecycle'), updateBody([linked, concluded, terminated], { description: 'v2' }), headers(tenant))).status).toBe(200);
+      expect(
+        (await api.put(tagPath('lifecycle'), updateBody([linked, concluded, terminated], { description: 'v2' }), headers(tenant))).status,
+      ).toBe(200);
 
       // A live CTA among those linked before blocks the update, even one the update would drop.
       await moveCta(tenant, linked, 'live');
       let res = await api.put(tagPath('lifecycle'), updateBody([concluded]), headers(tenant));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(
-        errorBody('CAMPAIGN_INVALID', `behaviour tag 'lifecycle' can change only while none of its CTAs is live or scheduled; CTA ${linked} is live`),
+        errorBody(
+          'CAMPAIGN_INVALID',
+          `behaviour tag 'lifecycle' can change only while none of its CTAs is live or scheduled; CTA ${linked} is live`,
+        ),
       );
       await moveCta(tenant, linked, 'pause');
 
@@ -399,7 +432,10 @@ eachDatabase('behaviour tags', (database) => {
       await moveCta(tenant, live, 'live');
       res = await api.put(tagPath('lifecycle'), updateBody([linked, live]), headers(tenant));
       expect(res.body).toEqual(
-        errorBody('CAMPAIGN_INVALID', `behaviour tag 'lifecycle' can change only while none of its CTAs is live or scheduled; CTA ${live} is live`),
+        errorBody(
+          'CAMPAIGN_INVALID',
+          `behaviour tag 'lifecycle' can change only while none of its CTAs is live or scheduled; CTA ${live} is live`,
+        ),
       );
       expect(await tagNamed(tenant, 'lifecycle')).toMatchObject({ description: 'v2', linkedCtas: [linked, concluded, terminated] });
 
@@ -446,7 +482,10 @@ eachDatabase('behaviour tags', (database) => {
         const loser = results.find((res) => res.status !== 200)!;
         expect(loser.status).toBe(400);
         expect(loser.body).toEqual(
-          errorBody('CAMPAIGN_INVALID', `linkedCtas: CTA ${contested} is already linked to behaviour tag '${winner}' (a CTA belongs to at most one behaviour tag)`),
+          errorBody(
+            'CAMPAIGN_INVALID',
+            `linkedCtas: CTA ${contested} is already linked to behaviour tag '${winner}' (a CTA belongs to at most one behaviour tag)`,
+          ),
         );
         const tags = await listTags(tenant);
         expect(tags.filter((tag) => tag.linkedCtas.includes(contested)).map((tag) => tag.name)).toEqual([winner]);
@@ -468,7 +507,9 @@ eachDatabase('behaviour tags', (database) => {
         expect(results.map((res) => res.status).sort()).toEqual([200, 400]);
         const owners = (await listTags(tenant)).filter((tag) => tag.linkedCtas.includes(contested));
         expect(owners).toHaveLength(1);
-        expect(results.find((res) => res.status === 400)!.body.error.message).toContain(`CTA ${contested} is already linked to behaviour tag '${owners[0].name}'`);
+        expect(results.find((res) => res.status === 400)!.body.error.message).toContain(
+          `CTA ${contested} is already linked to behaviour tag '${owners[0].name}'`,
+        );
       }
     });
 
@@ -485,12 +526,19 @@ eachDatabase('behaviour tags', (database) => {
         await writer.query('SELECT id FROM ctas WHERE tenant_id = ? AND id = ? FOR UPDATE', [tenant, Number(contested)]);
         const update = api.put(tagPath('slow'), updateBody([contested]), headers(tenant));
         await new Promise((resolve) => setTimeout(resolve, 300));
-        await writer.query('INSERT INTO behaviour_tag_ctas (tenant_id, cta_id, tag_name) VALUES (?, ?, ?)', [tenant, Number(contested), 'fast']);
+        await writer.query('INSERT INTO behaviour_tag_ctas (tenant_id, cta_id, tag_name) VALUES (?, ?, ?)', [
+          tenant,
+          Number(contested),
+          'fast',
+        ]);
         await writer.commitTransaction();
         const res = await update;
         expect(res.status).toBe(400);
         expect(res.body).toEqual(
-          errorBody('CAMPAIGN_INVALID', `linkedCtas: CTA ${contested} is already linked to behaviour tag 'fast' (a CTA belongs to at most one behaviour tag)`),
+          errorBody(
+            'CAMPAIGN_INVALID',
+            `linkedCtas: CTA ${contested} is already linked to behaviour tag 'fast' (a CTA belongs to at most one behaviour tag)`,
+          ),
         );
         expect(await tagNamed(tenant, 'slow')).toMatchObject({ linkedCtas: [] });
       } finally {
@@ -512,7 +560,9 @@ eachDatabase('behaviour tags', (database) => {
         await new Promise((resolve) => setTimeout(resolve, 300));
         await writer.commitTransaction();
         const res = await create;
-        expect(res.body).toEqual(errorBody('CAMPAIGN_DUPLICATE_NAME', "behaviourTagName: a behaviour tag named 'contested' already exists"));
+        expect(res.body).toEqual(
+          errorBody('CAMPAIGN_DUPLICATE_NAME', "behaviourTagName: a behaviour tag named 'contested' already exists"),
+        );
         expect((await listTags(tenant)).map((tag) => tag.createdBy)).toEqual(['other']);
       } finally {
         await writer.release();
@@ -531,7 +581,9 @@ eachDatabase('behaviour tags', (database) => {
         ]);
         expect(results.map((res) => res.status).sort()).toEqual([200, 400, 400]);
         for (const loser of results.filter((res) => res.status === 400)) {
-          expect(loser.body).toEqual(errorBody('CAMPAIGN_DUPLICATE_NAME', `behaviourTagName: a behaviour tag named '${name}' already exists`));
+          expect(loser.body).toEqual(
+            errorBody('CAMPAIGN_DUPLICATE_NAME', `behaviourTagName: a behaviour tag named '${name}' already exists`),
+          );
         }
         const tag = await tagNamed(tenant, name);
         const winner = ['first', 'second', 'third'][results.findIndex((res) => res.status === 200)];
@@ -567,7 +619,12 @@ eachDatabase('behaviour tags', (database) => {
       const res = await api.post('/cta/active/state-machines', {}, { 'x-tenant-id': tenant, 'auth-userid': '77', api_version: '1' });
       expect(res.status).toBe(200);
       const byId = new Map(res.body.data.ctas.map((cta: any) => [cta.ctaId, cta.behaviourTagName]));
-      expect(byId).toEqual(new Map([[tagged, 'store-nudges'], [untagged, null]]));
+      expect(byId).toEqual(
+        new Map([
+          [tagged, 'store-nudges'],
+          [untagged, null],
+        ]),
+      );
       expect(res.body.data.behaviourTags).toEqual([
         {
           behaviourTagName: 'store-nudges',

@@ -5,7 +5,11 @@ import { AdminCatalogue, runClockAfterExamples, sdkHeaders } from './sdk-fixture
 const LAUNCH = '/cta/active/state-machines/';
 
 /** Launch headers with exactly the client attributes given (the fixtures' defaults removed). */
-const launchHeaders = (tenantId: string, userId: string, client: { app_version?: string; package_name?: string; hotpatch_version?: string } = {}) => {
+const launchHeaders = (
+  tenantId: string,
+  userId: string,
+  client: { app_version?: string; package_name?: string; hotpatch_version?: string } = {},
+) => {
   const { app_version: _a, package_name: _p, codepush_version: _c, ...headers } = sdkHeaders(tenantId, userId);
   return { ...headers, ...client };
 };
@@ -65,7 +69,10 @@ eachDatabase('Cohort targeting at launch', (database) => {
       ['3', [everyone]],
       ['5', [everyone]],
     ] as const) {
-      expect({ userId, ctas: await launched(t.tenantId, userId) }).toEqual({ userId, ctas: [...expected].sort((a, b) => Number(a) - Number(b)) });
+      expect({ userId, ctas: await launched(t.tenantId, userId) }).toEqual({
+        userId,
+        ctas: [...expected].sort((a, b) => Number(a) - Number(b)),
+      });
     }
 
     // Membership changes show at the next launch.
@@ -104,16 +111,28 @@ eachDatabase('Cohort targeting at launch', (database) => {
       rule: {
         all: [
           { attribute: 'packageName', op: 'in', values: ['com.example.app', 'com.example.lite'] },
-          { any: [{ attribute: 'hotpatchVersion', op: 'eq', value: 'v7' }, { attribute: 'hotpatchVersion', op: 'notIn', values: ['v1', 'v2', 'v7'] }] },
+          {
+            any: [
+              { attribute: 'hotpatchVersion', op: 'eq', value: 'v7' },
+              { attribute: 'hotpatchVersion', op: 'notIn', values: ['v1', 'v2', 'v7'] },
+            ],
+          },
         ],
       },
     });
-    await t.cohort({ name: 'not-example', kind: 'rule', rule: { any: [{ attribute: 'packageName', op: 'neq', value: 'com.example.app' }] } });
+    await t.cohort({
+      name: 'not-example',
+      kind: 'rule',
+      rule: { any: [{ attribute: 'packageName', op: 'neq', value: 'com.example.app' }] },
+    });
     const hotfixed = await t.cta(['example-hotfixed']);
     const other = await t.cta(['not-example']);
     expect(await launched(t.tenantId, '1', { package_name: 'com.example.app', hotpatch_version: 'v7' })).toEqual([hotfixed]);
     expect(await launched(t.tenantId, '1', { package_name: 'com.example.lite', hotpatch_version: 'v9' })).toEqual([hotfixed, other]);
-    const codepush = await api.post(LAUNCH, undefined, { ...launchHeaders(t.tenantId, '1', { package_name: 'com.example.app' }), codepush_version: 'v7' });
+    const codepush = await api.post(LAUNCH, undefined, {
+      ...launchHeaders(t.tenantId, '1', { package_name: 'com.example.app' }),
+      codepush_version: 'v7',
+    });
     expect(codepush.body.data.ctas.map((cta: { ctaId: string }) => cta.ctaId)).toEqual([hotfixed]);
     expect(await launched(t.tenantId, '1', { package_name: 'com.example.app', hotpatch_version: 'v2' })).toEqual([]);
     // A missing attribute makes its condition false, neq and notIn included.
@@ -172,7 +191,11 @@ eachDatabase('Cohort targeting at launch', (database) => {
     const t = tenant();
     await t.cohort({ name: 'staff', kind: 'static' });
     await t.members('PUT', 'staff', { userIds: [10, 11] });
-    await t.cohort({ name: 'staff-on-old', kind: 'rule', rule: { all: [{ cohort: 'staff' }, { attribute: 'appVersion', op: 'semverLt', value: '5.2' }] } });
+    await t.cohort({
+      name: 'staff-on-old',
+      kind: 'rule',
+      rule: { all: [{ cohort: 'staff' }, { attribute: 'appVersion', op: 'semverLt', value: '5.2' }] },
+    });
     const id = await t.cta(['staff-on-old']);
     expect(await launched(t.tenantId, '10', { app_version: '5.1' })).toEqual([id]);
     expect(await launched(t.tenantId, '10', { app_version: '5.2' })).toEqual([]);
@@ -185,7 +208,9 @@ eachDatabase('Cohort targeting at launch', (database) => {
     expect(await launched(t.tenantId, '1', { app_version: '5.0' })).toEqual([]);
     await t.cohort({ name: 'later', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2' }] } });
     expect(await launched(t.tenantId, '1', { app_version: '5.0' })).toEqual([id]);
-    expect((await t.updateCohort('later', { rule: { all: [{ attribute: 'appVersion', op: 'semverLt', value: '4.0' }] } })).status).toBe(200);
+    expect((await t.updateCohort('later', { rule: { all: [{ attribute: 'appVersion', op: 'semverLt', value: '4.0' }] } })).status).toBe(
+      200,
+    );
     expect(await launched(t.tenantId, '1', { app_version: '5.0' })).toEqual([]);
   });
 
@@ -212,7 +237,9 @@ eachDatabase('Cohort targeting at launch', (database) => {
     const id = await t.cta(['wave']);
     const seen: Record<'old' | 'new' | 'kept', boolean[]> = { old: [], new: [], kept: [] };
     let uploading = true;
-    const replace = t.members('PUT', 'wave', [...ids(100_001, 100_000), '900000'].join('\n'), 'text/csv').finally(() => (uploading = false));
+    const replace = t
+      .members('PUT', 'wave', [...ids(100_001, 100_000), '900000'].join('\n'), 'text/csv')
+      .finally(() => (uploading = false));
     let launchesDuringUpload = 0;
     while (uploading) {
       const [oldUser, newUser, kept] = await Promise.all(['50', '150000', '900000'].map((userId) => launched(t.tenantId, userId)));
@@ -226,7 +253,8 @@ eachDatabase('Cohort targeting at launch', (database) => {
     // Never neither, never both: a user in both lists is always served; the others switch once.
     expect(seen.kept.every(Boolean)).toBe(true);
     // The users of one list only switch once, from the old list to the new one.
-    const switchesOnce = (values: boolean[], before: boolean) => values.slice(Math.max(values.indexOf(!before), 0)).every((value) => value === !before) || values.every((value) => value === before);
+    const switchesOnce = (values: boolean[], before: boolean) =>
+      values.slice(Math.max(values.indexOf(!before), 0)).every((value) => value === !before) || values.every((value) => value === before);
     expect(switchesOnce(seen.old, true)).toBe(true);
     expect(switchesOnce(seen.new, false)).toBe(true);
     expect(await launched(t.tenantId, '50')).toEqual([]);

@@ -78,7 +78,11 @@ eachDatabase('Cohorts admin API', (database) => {
       const createdAt = created.body.data.createdAt;
       expect(Math.abs(createdAt - api.clock.now())).toBeLessThan(60_000);
       api.clock.advance(1000);
-      const updated = await api.put('/engine/cohorts/old:app.versions_1', { description: 'below 5.3', rule: { any: [{ attribute: 'appVersion', op: 'semverLt', value: '5.3' }] } }, cohorts.headers());
+      const updated = await api.put(
+        '/engine/cohorts/old:app.versions_1',
+        { description: 'below 5.3', rule: { any: [{ attribute: 'appVersion', op: 'semverLt', value: '5.3' }] } },
+        cohorts.headers(),
+      );
       expect(updated.status).toBe(200);
       expect(updated.body.data).toMatchObject({
         description: 'below 5.3',
@@ -88,11 +92,20 @@ eachDatabase('Cohorts admin API', (database) => {
       expect(updated.body.data.lastUpdatedAt).toBeGreaterThanOrEqual(createdAt + 1000);
       // Omitted fields keep their value; null clears the description.
       const cleared = await api.put('/engine/cohorts/old:app.versions_1', { description: null }, cohorts.headers());
-      expect(cleared.body.data).toMatchObject({ description: null, rule: { any: [{ attribute: 'appVersion', op: 'semverLt', value: '5.3' }] } });
+      expect(cleared.body.data).toMatchObject({
+        description: null,
+        rule: { any: [{ attribute: 'appVersion', op: 'semverLt', value: '5.3' }] },
+      });
 
       expect((await api.delete('/engine/cohorts/old:app.versions_1', cohorts.headers())).body).toEqual({ data: null });
-      expect(await cohorts.get('old:app.versions_1')).toMatchObject({ status: 404, body: errorBody('COHORT_NOT_FOUND', "cohort 'old:app.versions_1' does not exist") });
-      expect(await api.delete('/engine/cohorts/old:app.versions_1', cohorts.headers())).toMatchObject({ status: 404, body: errorBody('COHORT_NOT_FOUND') });
+      expect(await cohorts.get('old:app.versions_1')).toMatchObject({
+        status: 404,
+        body: errorBody('COHORT_NOT_FOUND', "cohort 'old:app.versions_1' does not exist"),
+      });
+      expect(await api.delete('/engine/cohorts/old:app.versions_1', cohorts.headers())).toMatchObject({
+        status: 404,
+        body: errorBody('COHORT_NOT_FOUND'),
+      });
     });
 
     it('refuses a taken name with COHORT_DUPLICATE_NAME, exactly (case-sensitive)', async () => {
@@ -114,18 +127,48 @@ eachDatabase('Cohorts admin API', (database) => {
       [{ name: 'k', kind: 'dynamic' }, 'kind must be one of'],
       [{ name: 'k', kind: 'rule' }, 'rule is required for rule cohorts'],
       [{ name: 'k', kind: 'static', rule: BELOW_5_2 }, 'rule: static cohorts have no rule'],
-      [{ name: 'k', kind: 'rule', rule: { all: [{ attribute: 'osVersion', op: 'eq', value: '1' }] } }, 'rule.all[0].attribute: "osVersion" is not one of appVersion, packageName, hotpatchVersion'],
-      [{ name: 'k', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'gt', value: '1' }] } }, 'rule.all[0].op: "gt" is not one of eq, neq, in, notIn, semverLt'],
-      [{ name: 'k', kind: 'rule', rule: { any: [{ bucket: { from: 0, to: 101 } }] } }, 'rule.any[0].bucket.to: must be an integer from 0 to 100 (got 101)'],
-      [{ name: 'k', kind: 'rule', rule: { any: [{ bucket: { from: -1, to: 10 } }] } }, 'rule.any[0].bucket.from: must be an integer from 0 to 100 (got -1)'],
-      [{ name: 'k', kind: 'rule', rule: { any: [{ bucket: { from: 50, to: 10 } }] } }, 'rule.any[0].bucket: from (50) must be below to (10)'],
-      [{ name: 'k', kind: 'rule', rule: { all: [{ attribute: 'packageName', op: 'semverLt', value: '5.2' }] } }, 'rule.all[0].op: semverLt applies to appVersion only'],
-      [{ name: 'k', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverGte', value: 'five' }] } }, 'rule.all[0].value: "five" is not a version'],
-      [{ name: 'k', kind: 'rule', rule: { all: [{ attribute: 'packageName', op: 'in', values: [] }] } }, 'rule.all[0].values: must be an array of 1 to 1000 strings'],
-      [{ name: 'k', kind: 'rule', rule: { all: [{ any: [{ all: [{ any: [{ bucket: { from: 0, to: 1 } }] }] }] }] } }, 'rule.all[0].any[0].all[0].any: groups nest at most 3 deep'],
+      [
+        { name: 'k', kind: 'rule', rule: { all: [{ attribute: 'osVersion', op: 'eq', value: '1' }] } },
+        'rule.all[0].attribute: "osVersion" is not one of appVersion, packageName, hotpatchVersion',
+      ],
+      [
+        { name: 'k', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'gt', value: '1' }] } },
+        'rule.all[0].op: "gt" is not one of eq, neq, in, notIn, semverLt',
+      ],
+      [
+        { name: 'k', kind: 'rule', rule: { any: [{ bucket: { from: 0, to: 101 } }] } },
+        'rule.any[0].bucket.to: must be an integer from 0 to 100 (got 101)',
+      ],
+      [
+        { name: 'k', kind: 'rule', rule: { any: [{ bucket: { from: -1, to: 10 } }] } },
+        'rule.any[0].bucket.from: must be an integer from 0 to 100 (got -1)',
+      ],
+      [
+        { name: 'k', kind: 'rule', rule: { any: [{ bucket: { from: 50, to: 10 } }] } },
+        'rule.any[0].bucket: from (50) must be below to (10)',
+      ],
+      [
+        { name: 'k', kind: 'rule', rule: { all: [{ attribute: 'packageName', op: 'semverLt', value: '5.2' }] } },
+        'rule.all[0].op: semverLt applies to appVersion only',
+      ],
+      [
+        { name: 'k', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverGte', value: 'five' }] } },
+        'rule.all[0].value: "five" is not a version',
+      ],
+      [
+        { name: 'k', kind: 'rule', rule: { all: [{ attribute: 'packageName', op: 'in', values: [] }] } },
+        'rule.all[0].values: must be an array of 1 to 1000 strings',
+      ],
+      [
+        { name: 'k', kind: 'rule', rule: { all: [{ any: [{ all: [{ any: [{ bucket: { from: 0, to: 1 } }] }] }] }] } },
+        'rule.all[0].any[0].all[0].any: groups nest at most 3 deep',
+      ],
       [{ name: 'k', kind: 'rule', rule: { all: [] } }, 'rule.all: must be a non-empty array of conditions'],
       [{ name: 'k', kind: 'rule', rule: { none: [] } }, 'rule: must have exactly one key, "all" or "any"'],
-      [{ name: 'k', kind: 'rule', rule: { all: [{ cohort: 'missing' }] } }, 'rule.all[0].cohort: "missing" is not a static cohort of the tenant'],
+      [
+        { name: 'k', kind: 'rule', rule: { all: [{ cohort: 'missing' }] } },
+        'rule.all[0].cohort: "missing" is not a static cohort of the tenant',
+      ],
     ])('refuses %j with INVALID_REQUEST naming the problem', async (body, message) => {
       const cohorts = new CohortClient(api);
       const response = await cohorts.create(body);
@@ -159,7 +202,10 @@ eachDatabase('Cohorts admin API', (database) => {
         expect(response.status).toBe(400);
         expect(response.body.error.message).toContain(message);
       }
-      expect(await api.put('/engine/cohorts/missing', { description: 'x' }, cohorts.headers())).toMatchObject({ status: 404, body: errorBody('COHORT_NOT_FOUND') });
+      expect(await api.put('/engine/cohorts/missing', { description: 'x' }, cohorts.headers())).toMatchObject({
+        status: 404,
+        body: errorBody('COHORT_NOT_FOUND'),
+      });
     });
 
     it('requires the user header on writes', async () => {
@@ -178,7 +224,10 @@ eachDatabase('Cohorts admin API', (database) => {
       expect((await cohorts.get('paying')).body.data.usedBy).toEqual([live, draft].sort((a, b) => Number(a) - Number(b)));
       expect(await api.delete('/engine/cohorts/paying', cohorts.headers())).toMatchObject({
         status: 400,
-        body: errorBody('COHORT_IN_USE', `cohort 'paying' is named by live, scheduled or paused CTAs ${live}; conclude, terminate or edit them first`),
+        body: errorBody(
+          'COHORT_IN_USE',
+          `cohort 'paying' is named by live, scheduled or paused CTAs ${live}; conclude, terminate or edit them first`,
+        ),
       });
       await catalogue.status(live, 'pause');
       expect((await api.delete('/engine/cohorts/paying', cohorts.headers())).body.error.code).toBe('COHORT_IN_USE');
@@ -200,17 +249,28 @@ eachDatabase('Cohorts admin API', (database) => {
       const cohorts = new CohortClient(api);
       await cohorts.create({ name: 'beta-testers', kind: 'static' });
       await cohorts.create({ name: 'old-app-versions', kind: 'rule', rule: BELOW_5_2 });
-      const rule = { ...examples.rule(), cohortEligibility: { includes: ['all', 'beta-testers', 'premium'], excludes: ['old-app-versions', 'bad name'] } };
+      const rule = {
+        ...examples.rule(),
+        cohortEligibility: { includes: ['all', 'beta-testers', 'premium'], excludes: ['old-app-versions', 'bad name'] },
+      };
       const response = await api.post('/engine/ctas/validate', { description: 'e2e', tags: [], team: 'growth', rule }, cohorts.headers());
       expect(response.status).toBe(200);
-      const cohortWarnings = response.body.data.warnings.filter((warning: { path: string }) => warning.path.startsWith('rule.cohortEligibility'));
+      const cohortWarnings = response.body.data.warnings.filter((warning: { path: string }) =>
+        warning.path.startsWith('rule.cohortEligibility'),
+      );
       expect(cohortWarnings).toEqual([
         { path: 'rule.cohortEligibility.includes[2]', message: '"premium" is not a cohort of the tenant: no user is in it' },
         { path: 'rule.cohortEligibility.excludes[1]', message: '"bad name" is not a cohort of the tenant: no user is in it' },
       ]);
       // Another tenant's cohorts are not this one's.
-      const other = await api.post('/engine/ctas/validate', { description: 'e2e', tags: [], team: 'growth', rule }, new CohortClient(api).headers());
-      expect(other.body.data.warnings.filter((warning: { path: string }) => warning.path.startsWith('rule.cohortEligibility'))).toHaveLength(4);
+      const other = await api.post(
+        '/engine/ctas/validate',
+        { description: 'e2e', tags: [], team: 'growth', rule },
+        new CohortClient(api).headers(),
+      );
+      expect(
+        other.body.data.warnings.filter((warning: { path: string }) => warning.path.startsWith('rule.cohortEligibility')),
+      ).toHaveLength(4);
     });
 
     it('keeps tenants apart', async () => {
@@ -257,8 +317,14 @@ eachDatabase('Cohorts admin API', (database) => {
     });
 
     it('takes CSV and plain text uploads: optional header, blank lines, CRLF', async () => {
-      expect((await cohorts.members('PUT', 'list', 'userId\r\n10\r\n\r\n11\r\n 12 \r\n', 'text/csv')).body).toEqual({ data: { added: 3, removed: 0, memberCount: 3 } });
-      expect((await cohorts.members('POST', 'list', '12\n13', 'text/plain; charset=utf-8')).body.data).toEqual({ added: 1, removed: 0, memberCount: 4 });
+      expect((await cohorts.members('PUT', 'list', 'userId\r\n10\r\n\r\n11\r\n 12 \r\n', 'text/csv')).body).toEqual({
+        data: { added: 3, removed: 0, memberCount: 3 },
+      });
+      expect((await cohorts.members('POST', 'list', '12\n13', 'text/plain; charset=utf-8')).body.data).toEqual({
+        added: 1,
+        removed: 0,
+        memberCount: 4,
+      });
       expect(await cohorts.isMember('list', '13')).toBe(true);
     });
 
@@ -266,7 +332,10 @@ eachDatabase('Cohorts admin API', (database) => {
       await cohorts.members('PUT', 'list', { userIds: [1, 2] });
       for (const method of ['PUT', 'POST'] as const) {
         const response = await cohorts.members(method, 'list', 'userId\n3\n\nabc\n4\n', 'text/csv');
-        expect(response).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST', 'line 4: "abc" is not a user id (a signed 64-bit integer)') });
+        expect(response).toMatchObject({
+          status: 400,
+          body: errorBody('INVALID_REQUEST', 'line 4: "abc" is not a user id (a signed 64-bit integer)'),
+        });
       }
       const outOfRange = await cohorts.members('PUT', 'list', '3\n9223372036854775808\n', 'text/csv');
       expect(outOfRange.body.error.message).toBe('line 2: "9223372036854775808" is not a user id (a signed 64-bit integer)');
@@ -295,7 +364,10 @@ eachDatabase('Cohorts admin API', (database) => {
     it('refuses more than 100,000 JSON ids', async () => {
       const userIds = Array.from({ length: 100_001 }, (_, index) => index);
       const response = await cohorts.members('POST', 'list', { userIds });
-      expect(response).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST', 'userIds has 100001 ids; a JSON body takes at most 100000 (upload longer lists as text/csv)') });
+      expect(response).toMatchObject({
+        status: 400,
+        body: errorBody('INVALID_REQUEST', 'userIds has 100001 ids; a JSON body takes at most 100000 (upload longer lists as text/csv)'),
+      });
     });
 
     it('accepts 100,000 JSON ids (past the 1 MiB body limit of other routes)', async () => {
@@ -334,15 +406,24 @@ eachDatabase('Cohorts admin API', (database) => {
       });
       expect((await cohorts.members('PUT', 'ruled', '1\n', 'text/csv')).status).toBe(400);
       expect((await api.get('/engine/cohorts/ruled/members/1', cohorts.headers())).status).toBe(400);
-      expect(await cohorts.members('POST', 'missing', { userIds: [1] })).toMatchObject({ status: 404, body: errorBody('COHORT_NOT_FOUND') });
-      expect(await cohorts.members('PUT', 'missing', '1\n', 'text/csv')).toMatchObject({ status: 404, body: errorBody('COHORT_NOT_FOUND') });
+      expect(await cohorts.members('POST', 'missing', { userIds: [1] })).toMatchObject({
+        status: 404,
+        body: errorBody('COHORT_NOT_FOUND'),
+      });
+      expect(await cohorts.members('PUT', 'missing', '1\n', 'text/csv')).toMatchObject({
+        status: 404,
+        body: errorBody('COHORT_NOT_FOUND'),
+      });
       expect((await api.get('/engine/cohorts/missing/members/1', cohorts.headers())).status).toBe(404);
       expect(await api.get('/engine/cohorts/list/members/abc', cohorts.headers())).toMatchObject({
         status: 400,
         body: errorBody('INVALID_REQUEST', 'userId "abc" is not a signed 64-bit integer'),
       });
       expect((await cohorts.members('DELETE', 'list', '1\n', 'text/csv')).status).toBe(415);
-      const other = await api.request('POST', '/engine/cohorts', { body: 'name', headers: cohorts.headers({ 'content-type': 'text/csv' }) });
+      const other = await api.request('POST', '/engine/cohorts', {
+        body: 'name',
+        headers: cohorts.headers({ 'content-type': 'text/csv' }),
+      });
       expect(other).toMatchObject({ status: 415, body: errorBody('UNSUPPORTED_MEDIA_TYPE') });
     });
 
@@ -353,13 +434,21 @@ eachDatabase('Cohorts admin API', (database) => {
       try {
         const client = new CohortClient(big);
         await client.create({ name: 'full', kind: 'static' });
-        expect((await client.members('PUT', 'full', csv, 'text/csv')).body.data).toEqual({ added: 1_000_000, removed: 0, memberCount: 1_000_000 });
+        expect((await client.members('PUT', 'full', csv, 'text/csv')).body.data).toEqual({
+          added: 1_000_000,
+          removed: 0,
+          memberCount: 1_000_000,
+        });
         expect(await client.members('POST', 'full', { userIds: [-1] })).toMatchObject({
           status: 400,
           body: errorBody('INVALID_REQUEST', 'a cohort holds at most 1000000 members'),
         });
         expect(await client.isMember('full', '-1')).toBe(false);
-        expect((await client.members('POST', 'full', { userIds: [5] })).body.data).toEqual({ added: 0, removed: 0, memberCount: 1_000_000 });
+        expect((await client.members('POST', 'full', { userIds: [5] })).body.data).toEqual({
+          added: 0,
+          removed: 0,
+          memberCount: 1_000_000,
+        });
       } finally {
         await big.close();
       }
@@ -369,6 +458,8 @@ eachDatabase('Cohorts admin API', (database) => {
   it('keeps the examples usable: the shared rule names cohorts that are not checked on write', async () => {
     // Names in cohortEligibility are free text (a host's provider has its own names).
     const catalogue = new AdminCatalogue(api, new CohortClient(api).tenantId);
-    expect(await catalogue.cta({ rule: { ...examples.rule(), cohortEligibility: { includes: ['unknown-cohort'], excludes: [] } } })).toMatch(/^\d+$/);
+    expect(
+      await catalogue.cta({ rule: { ...examples.rule(), cohortEligibility: { includes: ['unknown-cohort'], excludes: [] } } }),
+    ).toMatch(/^\d+$/);
   });
 });

@@ -34,7 +34,9 @@ eachDatabase('CTA status', (database) => {
   afterAll(() => api.close());
 
   describe('the 6 × 5 matrix over HTTP', () => {
-    const cases = (Object.keys(PATH_TO) as Status[]).flatMap((from) => (Object.keys(ALLOWED) as Action[]).map((action) => [from, action] as const));
+    const cases = (Object.keys(PATH_TO) as Status[]).flatMap((from) =>
+      (Object.keys(ALLOWED) as Action[]).map((action) => [from, action] as const),
+    );
     it.each(cases)('from %s, /%s', async (from, action) => {
       const ctas = new CtaClient(api, `matrix-${from}-${action}`);
       const startTime = api.clock.now() + HOUR;
@@ -72,7 +74,9 @@ eachDatabase('CTA status', (database) => {
   it('schedule needs a startTime that is not in the past (no tolerance)', async () => {
     const ctas = new CtaClient(api, 'schedule-rules');
     const noStart = await ctas.create();
-    expect((await ctas.status(noStart, 'schedule')).body).toEqual(errorBody('CTA_STATUS_UPDATE_INVALID', `cannot schedule CTA ${noStart}: it has no startTime`));
+    expect((await ctas.status(noStart, 'schedule')).body).toEqual(
+      errorBody('CTA_STATUS_UPDATE_INVALID', `cannot schedule CTA ${noStart}: it has no startTime`),
+    );
     const soon = await ctas.create({ startTime: api.clock.now() + 1000 });
     api.clock.advance(2000);
     const res = await ctas.status(soon, 'schedule');

@@ -16,7 +16,12 @@ eachDatabase('CTAs', (database) => {
 
   /** Links CTAs to a behaviour tag the way the tag endpoints store it (the link table). */
   const linkToTag = (tenantId: string, tagName: string, ctaIds: number[]) =>
-    api.service(TransactionRunner).run((manager) => manager.insert(BehaviourTagCtaEntity, ctaIds.map((ctaId) => ({ tenantId, ctaId, tagName }))));
+    api.service(TransactionRunner).run((manager) =>
+      manager.insert(
+        BehaviourTagCtaEntity,
+        ctaIds.map((ctaId) => ({ tenantId, ctaId, tagName })),
+      ),
+    );
 
   const totalOf = async (ctas: CtaClient): Promise<number> => (await ctas.list()).body.data.totalEntries;
 
@@ -118,7 +123,9 @@ eachDatabase('CTAs', (database) => {
 
     it('lets exactly one of 12 concurrent creates of the same name win', async () => {
       const ctas = new CtaClient(api, 'create-race');
-      const results = await Promise.all(Array.from({ length: 12 }, () => api.post('/engine/ctas/', ctaBody({ name: 'same' }), ctas.headers())));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, () => api.post('/engine/ctas/', ctaBody({ name: 'same' }), ctas.headers())),
+      );
       expect(results.filter((res) => res.status === 200)).toHaveLength(1);
       expect(results.filter((res) => res.status === 400 && res.body.error.code === 'CTA_DUPLICATE_NAME')).toHaveLength(11);
       expect(await totalOf(ctas)).toBe(1);
@@ -127,7 +134,9 @@ eachDatabase('CTAs', (database) => {
     it('creates 40 differently named CTAs of one tenant at once, every one answered 200', async () => {
       // Concurrent writes of a tenant all bump its catalogue revision row: they must queue, not deadlock.
       const ctas = new CtaClient(api, 'create-burst');
-      const results = await Promise.all(Array.from({ length: 40 }, (_, index) => api.post('/engine/ctas/', ctaBody({ name: `burst-${index}` }), ctas.headers())));
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, index) => api.post('/engine/ctas/', ctaBody({ name: `burst-${index}` }), ctas.headers())),
+      );
       expect(results.map((res) => res.status)).toEqual(Array(40).fill(200));
       expect(await totalOf(ctas)).toBe(40);
     });
@@ -168,32 +177,84 @@ eachDatabase('CTAs', (database) => {
       ['endTime equal to startTime', { startTime: Date.now() + DAY, endTime: Date.now() + DAY }, 'endTime'],
       ['rule missing', { rule: undefined }, 'rule'],
       ['rule an array', { rule: [] }, 'rule'],
-      ['includes empty', withRule((r) => (r.cohortEligibility.includes = [])), 'rule.cohortEligibility.includes: must be a non-empty array of strings'],
-      ['excludes missing', withRule((r) => delete r.cohortEligibility.excludes), 'rule.cohortEligibility.excludes: must be an array of strings'],
+      [
+        'includes empty',
+        withRule((r) => (r.cohortEligibility.includes = [])),
+        'rule.cohortEligibility.includes: must be a non-empty array of strings',
+      ],
+      [
+        'excludes missing',
+        withRule((r) => delete r.cohortEligibility.excludes),
+        'rule.cohortEligibility.excludes: must be an array of strings',
+      ],
       ['cohortEligibility missing', withRule((r) => delete r.cohortEligibility), 'rule.cohortEligibility: must be an object'],
       ['stateToAction empty', withRule((r) => (r.stateToAction = {})), 'rule.stateToAction: must be a non-empty map'],
       ['stateToAction value a number', withRule((r) => (r.stateToAction['1'] = 3)), 'rule.stateToAction.1: must be an actionId (a string)'],
       ['stateTransition missing', withRule((r) => delete r.stateTransition), 'rule.stateTransition: must be an object'],
-      ['stateTransition level 2 not a map', withRule((r) => (r.stateTransition.store_opened = [])), 'rule.stateTransition.store_opened: must be an object'],
-      ['conditions not an array', withRule((r) => (r.stateTransition.store_opened['0'] = {})), 'rule.stateTransition.store_opened.0: must be an array'],
-      ['transitionTo missing', withRule((r) => delete r.stateTransition.store_opened['0'][0].transitionTo), 'rule.stateTransition.store_opened.0[0].transitionTo: nothing is not a state'],
-      ['filters.operator missing', withRule((r) => delete r.stateTransition.purchase_completed['2'][0].filters.operator), 'rule.stateTransition.purchase_completed.2[0].filters.operator: nothing is not one of AND, OR (exact case)'],
-      ['filters.filter not an array', withRule((r) => (r.stateTransition.store_opened['1'][0].filters.filter = {})), 'rule.stateTransition.store_opened.1[0].filters.filter: must be an array of filter groups and comparisons'],
+      [
+        'stateTransition level 2 not a map',
+        withRule((r) => (r.stateTransition.store_opened = [])),
+        'rule.stateTransition.store_opened: must be an object',
+      ],
+      [
+        'conditions not an array',
+        withRule((r) => (r.stateTransition.store_opened['0'] = {})),
+        'rule.stateTransition.store_opened.0: must be an array',
+      ],
+      [
+        'transitionTo missing',
+        withRule((r) => delete r.stateTransition.store_opened['0'][0].transitionTo),
+        'rule.stateTransition.store_opened.0[0].transitionTo: nothing is not a state',
+      ],
+      [
+        'filters.operator missing',
+        withRule((r) => delete r.stateTransition.purchase_completed['2'][0].filters.operator),
+        'rule.stateTransition.purchase_completed.2[0].filters.operator: nothing is not one of AND, OR (exact case)',
+      ],
+      [
+        'filters.filter not an array',
+        withRule((r) => (r.stateTransition.store_opened['1'][0].filters.filter = {})),
+        'rule.stateTransition.store_opened.1[0].filters.filter: must be an array of filter groups and comparisons',
+      ],
       ['priority a string', withRule((r) => (r.priority = '5')), 'rule.priority: must be an integer'],
       ['priority fractional', withRule((r) => (r.priority = 1.5)), 'rule.priority: must be an integer'],
       ['stateMachineTTL zero', withRule((r) => (r.stateMachineTTL = 0)), 'rule.stateMachineTTL: must be a positive integer'],
       ['actions not an array', withRule((r) => (r.actions = {})), 'rule.actions: must be an array of actions'],
       ['an action not an object', withRule((r) => r.actions.push('x')), 'rule.actions[2]: must be an object'],
       ['frequency missing', withRule((r) => delete r.frequency), 'rule.frequency: must be an object'],
-      ['session.limit negative', withRule((r) => (r.frequency.session.limit = -1)), 'rule.frequency.session.limit: must be a non-negative integer'],
-      ['window.unit unknown', withRule((r) => (r.frequency.window.unit = 'weeks')), 'rule.frequency.window.unit: must be one of days, hours, minutes, seconds'],
-      ['window.value a string', withRule((r) => (r.frequency.window.value = '7')), 'rule.frequency.window.value: must be a non-negative integer'],
+      [
+        'session.limit negative',
+        withRule((r) => (r.frequency.session.limit = -1)),
+        'rule.frequency.session.limit: must be a non-negative integer',
+      ],
+      [
+        'window.unit unknown',
+        withRule((r) => (r.frequency.window.unit = 'weeks')),
+        'rule.frequency.window.unit: must be one of days, hours, minutes, seconds',
+      ],
+      [
+        'window.value a string',
+        withRule((r) => (r.frequency.window.value = '7')),
+        'rule.frequency.window.value: must be a non-negative integer',
+      ],
       ['lifeSpan missing', withRule((r) => delete r.frequency.lifeSpan), 'rule.frequency.lifeSpan: must be an object'],
       ['resetStates not strings', withRule((r) => (r.resetStates = [3])), 'rule.resetStates[0]: 3 is not a state'],
-      ['resetCTAonFirstLaunch a string', withRule((r) => (r.resetCTAonFirstLaunch = 'true')), 'rule.resetCTAonFirstLaunch: must be a boolean'],
+      [
+        'resetCTAonFirstLaunch a string',
+        withRule((r) => (r.resetCTAonFirstLaunch = 'true')),
+        'rule.resetCTAonFirstLaunch: must be a boolean',
+      ],
       ['contextParams a string', withRule((r) => (r.contextParams = 'storeId')), 'rule.contextParams: must be an array of strings'],
-      ['maxActiveStateMachineCount zero', withRule((r) => (r.groupByConfig.maxActiveStateMachineCount = 0)), 'rule.groupByConfig.maxActiveStateMachineCount: must be a positive integer'],
-      ['groupByKeys not strings', withRule((r) => (r.groupByConfig.groupByKeys = [{}])), 'rule.groupByConfig.groupByKeys: must be an array of strings'],
+      [
+        'maxActiveStateMachineCount zero',
+        withRule((r) => (r.groupByConfig.maxActiveStateMachineCount = 0)),
+        'rule.groupByConfig.maxActiveStateMachineCount: must be a positive integer',
+      ],
+      [
+        'groupByKeys not strings',
+        withRule((r) => (r.groupByConfig.groupByKeys = [{}])),
+        'rule.groupByConfig.groupByKeys: must be an array of strings',
+      ],
     ];
     it.each(invalidBodies)('rejects %s with INVALID_REQUEST naming the field, writing nothing', async (_case, fields, message) => {
       const ctas = new CtaClient(api, 'create-invalid');
@@ -249,7 +310,11 @@ eachDatabase('CTAs', (database) => {
       const now = api.clock.now();
       const id = await ctas.create({ description: 'first', startTime: now + DAY, endTime: now + 2 * DAY });
       const rule = { ...examples.rule(), priority: 9 };
-      const res = await api.put(`/engine/ctas/${id}`, { tags: ['new'], team: 'retention', rule }, { 'x-tenant-id': 'update-happy', user: 'editor@example.com' });
+      const res = await api.put(
+        `/engine/ctas/${id}`,
+        { tags: ['new'], team: 'retention', rule },
+        { 'x-tenant-id': 'update-happy', user: 'editor@example.com' },
+      );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({});
       const updated = await ctas.get(id);
@@ -265,8 +330,22 @@ eachDatabase('CTAs', (database) => {
         lastUpdatedBy: 'editor@example.com',
       });
       expect(updated.lastUpdatedAt).toBeGreaterThanOrEqual(now);
-      expect((await api.put(`/engine/ctas/${id}`, { tags: [], team: 't', rule, description: null, startTime: null, endTime: null }, ctas.headers())).status).toBe(200);
-      expect(await ctas.get(id)).toMatchObject({ description: null, startTime: null, endTime: null, tags: [], rule: { ctaValidTill: null } });
+      expect(
+        (
+          await api.put(
+            `/engine/ctas/${id}`,
+            { tags: [], team: 't', rule, description: null, startTime: null, endTime: null },
+            ctas.headers(),
+          )
+        ).status,
+      ).toBe(200);
+      expect(await ctas.get(id)).toMatchObject({
+        description: null,
+        startTime: null,
+        endTime: null,
+        tags: [],
+        rule: { ctaValidTill: null },
+      });
     });
 
     it('checks endTime against the kept startTime', async () => {
@@ -307,7 +386,12 @@ eachDatabase('CTAs', (database) => {
       await ctas.status(concluded, 'conclude');
       const terminated = await ctas.create();
       await ctas.status(terminated, 'terminate');
-      for (const [id, status] of [[scheduled, 'scheduled'], [live, 'live'], [concluded, 'concluded'], [terminated, 'terminated']] as const) {
+      for (const [id, status] of [
+        [scheduled, 'scheduled'],
+        [live, 'live'],
+        [concluded, 'concluded'],
+        [terminated, 'terminated'],
+      ] as const) {
         const res = await ctas.update(id, { team: 'edited' });
         expect(res.status).toBe(400);
         expect(res.body).toEqual(errorBody('CTA_STATUS_UPDATE_INVALID', expect.stringContaining(`CTA ${id} is ${status}`)));
@@ -331,7 +415,11 @@ eachDatabase('CTAs', (database) => {
       const id = await ctas.create();
       const bad = await ctas.update(id, { team: 'changed', rule: { ...examples.rule(), priority: 'high' } });
       expect(bad.body).toEqual(errorBody('INVALID_REQUEST', 'rule.priority: must be an integer'));
-      const noUser = await api.put(`/engine/ctas/${id}`, { tags: [], team: 'changed', rule: examples.rule() }, { 'x-tenant-id': 'update-invalid' });
+      const noUser = await api.put(
+        `/engine/ctas/${id}`,
+        { tags: [], team: 'changed', rule: examples.rule() },
+        { 'x-tenant-id': 'update-invalid' },
+      );
       expect(noUser.body).toEqual(errorBody('INVALID_REQUEST', "header 'user' is required"));
       const pastStart = await ctas.update(id, { team: 'changed', startTime: api.clock.now() - 10 * MINUTE });
       expect(pastStart.body).toEqual(errorBody('INVALID_REQUEST', expect.stringContaining('startTime')));

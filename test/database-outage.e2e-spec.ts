@@ -75,13 +75,25 @@ describeOnMysql('database outage [mysql] (not on SQLite: an embedded file has no
     const record = async (kind: Outcome['kind'], key: string, send: () => Promise<{ status: number; body: any; headers: any }>) => {
       const startedAt = Date.now();
       const response = await send();
-      outcomes.push({ kind, key, status: response.status, body: response.body, retryAfter: response.headers['retry-after'], startedAt, ms: Date.now() - startedAt });
+      outcomes.push({
+        kind,
+        key,
+        status: response.status,
+        body: response.body,
+        retryAfter: response.headers['retry-after'],
+        startedAt,
+        ms: Date.now() - startedAt,
+      });
     };
     const creator = async () => {
       while (running) {
         const name = `${outage.kind}-cta-${++sequence}`;
         await record('create', name, () =>
-          api.post('/engine/ctas', { name, description: 'load', tags: ['load'], team: 'ops', startTime: null, endTime: null, rule: examples.rule() }, ADMIN),
+          api.post(
+            '/engine/ctas',
+            { name, description: 'load', tags: ['load'], team: 'ops', startTime: null, endTime: null, rule: examples.rule() },
+            ADMIN,
+          ),
         );
         await sleep(10);
       }
@@ -153,11 +165,15 @@ describeOnMysql('database outage [mysql] (not on SQLite: an embedded file has no
     expect(created.filter((outcome) => storedNames.get(outcome.key) !== outcome.body.data)).toEqual([]);
 
     for (const userId of ['501', '502', '503']) {
-      const merged = outcomes.filter((outcome) => outcome.kind === 'delta' && outcome.status === 200 && outcome.key.startsWith(`${userId}/`));
+      const merged = outcomes.filter(
+        (outcome) => outcome.kind === 'delta' && outcome.status === 200 && outcome.key.startsWith(`${userId}/`),
+      );
       expect(merged.length).toBeGreaterThan(0);
       const launch = await api.post(LAUNCH, undefined, sdkHeaders(TENANT, userId));
       expect(launch.status).toBe(200);
-      const storedKeys = new Set(Object.keys(launch.body.data.ctas.find((cta: { ctaId: string }) => cta.ctaId === ctaId).activeStateMachines));
+      const storedKeys = new Set(
+        Object.keys(launch.body.data.ctas.find((cta: { ctaId: string }) => cta.ctaId === ctaId).activeStateMachines),
+      );
       expect(merged.map((outcome) => outcome.key.split('/')[1]).filter((key) => !storedKeys.has(key))).toEqual([]);
     }
   });

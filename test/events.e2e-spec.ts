@@ -3,7 +3,12 @@ import { eachDatabase, errorBody, TestApp } from './harness';
 
 const EVENTS = '/engine/events';
 
-const property = (propertyName: string, fields: Record<string, unknown> = {}) => ({ propertyName, type: 'String', isMandatory: true, ...fields });
+const property = (propertyName: string, fields: Record<string, unknown> = {}) => ({
+  propertyName,
+  type: 'String',
+  isMandatory: true,
+  ...fields,
+});
 const stored = (propertyName: string, fields: Record<string, unknown> = {}) => ({
   propertyName,
   type: 'String',
@@ -38,7 +43,10 @@ eachDatabase('event definitions', (database) => {
         events: [
           {
             eventName: 'store_opened',
-            properties: [property('storeId', { description: 'the store' }), property('source', { isMandatory: false, expectedValue: 'home', type: 'String' })],
+            properties: [
+              property('storeId', { description: 'the store' }),
+              property('source', { isMandatory: false, expectedValue: 'home', type: 'String' }),
+            ],
           },
           { eventName: 'app_launched', properties: [] },
         ],
@@ -59,7 +67,11 @@ eachDatabase('event definitions', (database) => {
     it('upserts: an existing event gets its properties replaced, and x-source is accepted', async () => {
       const headers = tenant();
       await api.post(EVENTS, { events: [{ eventName: 'purchase', properties: [property('amount'), property('currency')] }] }, headers);
-      const again = await api.post(EVENTS, { events: [{ eventName: 'purchase', properties: [property('sku')] }] }, { ...headers, 'x-source': 'backfill-job' });
+      const again = await api.post(
+        EVENTS,
+        { events: [{ eventName: 'purchase', properties: [property('sku')] }] },
+        { ...headers, 'x-source': 'backfill-job' },
+      );
       expect(again.body).toEqual(ok({ eventsProcessed: 1 }));
       expect((await api.get(eventPath('purchase'), headers)).body.data.properties).toEqual([stored('sku')]);
       expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['purchase'] }));
@@ -70,7 +82,9 @@ eachDatabase('event definitions', (database) => {
       await api.post(EVENTS, { events: [{ eventName: 'a', properties: [] }] }, headers);
       await api.post(EVENTS, { events: [{ eventName: 'b', properties: [] }] }, { ...headers, 'x-source': 'crm' });
       const dataSource = dataSourceOf(api);
-      const rows = await dataSource.query('SELECT name, source FROM event_definitions WHERE tenant_id = ? ORDER BY name', [headers['x-tenant-id']]);
+      const rows = await dataSource.query('SELECT name, source FROM event_definitions WHERE tenant_id = ? ORDER BY name', [
+        headers['x-tenant-id'],
+      ]);
       expect(rows).toEqual([
         { name: 'a', source: 'admin-api' },
         { name: 'b', source: 'crm' },
@@ -91,16 +105,57 @@ eachDatabase('event definitions', (database) => {
       ['an eventName of 256 characters', { events: [{ eventName: 'e'.repeat(256), properties: [] }] }, /^events\[0\]\.eventName /],
       ['a numeric eventName', { events: [{ eventName: 5, properties: [] }] }, /^events\[0\]\.eventName must be a string/],
       ['null properties', { events: [{ eventName: 'x', properties: null }] }, /^events\[0\]\.properties must be an array/],
-      ['a property without propertyName', { events: [{ eventName: 'x', properties: [{ type: 'String', isMandatory: true }] }] }, /^events\[0\]\.properties\[0\]\.propertyName /],
-      ['an empty type', { events: [{ eventName: 'x', properties: [property('p', { type: '' })] }] }, /^events\[0\]\.properties\[0\]\.type /],
-      ['isMandatory as a string', { events: [{ eventName: 'x', properties: [property('p', { isMandatory: 'true' })] }] }, /^events\[0\]\.properties\[0\]\.isMandatory must be a boolean/],
-      ['isMandatory missing', { events: [{ eventName: 'x', properties: [{ propertyName: 'p', type: 'String' }] }] }, /^events\[0\]\.properties\[0\]\.isMandatory/],
-      ['a numeric expectedValue', { events: [{ eventName: 'x', properties: [property('p', { expectedValue: 5 })] }] }, /^events\[0\]\.properties\[0\]\.expectedValue must be a string/],
-      ['a property that is not an object', { events: [{ eventName: 'x', properties: ['p'] }] }, /^events\[0\]\.properties\[0\] must be an object/],
+      [
+        'a property without propertyName',
+        { events: [{ eventName: 'x', properties: [{ type: 'String', isMandatory: true }] }] },
+        /^events\[0\]\.properties\[0\]\.propertyName /,
+      ],
+      [
+        'an empty type',
+        { events: [{ eventName: 'x', properties: [property('p', { type: '' })] }] },
+        /^events\[0\]\.properties\[0\]\.type /,
+      ],
+      [
+        'isMandatory as a string',
+        { events: [{ eventName: 'x', properties: [property('p', { isMandatory: 'true' })] }] },
+        /^events\[0\]\.properties\[0\]\.isMandatory must be a boolean/,
+      ],
+      [
+        'isMandatory missing',
+        { events: [{ eventName: 'x', properties: [{ propertyName: 'p', type: 'String' }] }] },
+        /^events\[0\]\.properties\[0\]\.isMandatory/,
+      ],
+      [
+        'a numeric expectedValue',
+        { events: [{ eventName: 'x', properties: [property('p', { expectedValue: 5 })] }] },
+        /^events\[0\]\.properties\[0\]\.expectedValue must be a string/,
+      ],
+      [
+        'a property that is not an object',
+        { events: [{ eventName: 'x', properties: ['p'] }] },
+        /^events\[0\]\.properties\[0\] must be an object/,
+      ],
       ['an event that is not an object', { events: ['x'] }, /^events\[0\] must be an object$/],
-      ['one event name twice', { events: [{ eventName: 'x', properties: [] }, { eventName: 'x', properties: [] }] }, /event 'x' appears more than once/],
-      ['one property name twice', { events: [{ eventName: 'x', properties: [property('p'), property('p')] }] }, /event 'x' has the property 'p' more than once/],
-      ['1001 events', { events: Array.from({ length: 1001 }, (_, index) => ({ eventName: `e${index}`, properties: [] })) }, /^events must contain no more than 1000/],
+      [
+        'one event name twice',
+        {
+          events: [
+            { eventName: 'x', properties: [] },
+            { eventName: 'x', properties: [] },
+          ],
+        },
+        /event 'x' appears more than once/,
+      ],
+      [
+        'one property name twice',
+        { events: [{ eventName: 'x', properties: [property('p'), property('p')] }] },
+        /event 'x' has the property 'p' more than once/,
+      ],
+      [
+        '1001 events',
+        { events: Array.from({ length: 1001 }, (_, index) => ({ eventName: `e${index}`, properties: [] })) },
+        /^events must contain no more than 1000/,
+      ],
     ];
 
     it.each(invalidBodies)('rejects %s with INVALID_REQUEST naming the field, writing nothing', async (_case, body, message) => {
@@ -114,7 +169,16 @@ eachDatabase('event definitions', (database) => {
 
     it('writes nothing of a body whose second event is invalid', async () => {
       const headers = tenant();
-      const response = await api.post(EVENTS, { events: [{ eventName: 'good', properties: [] }, { eventName: '', properties: [] }] }, headers);
+      const response = await api.post(
+        EVENTS,
+        {
+          events: [
+            { eventName: 'good', properties: [] },
+            { eventName: '', properties: [] },
+          ],
+        },
+        headers,
+      );
       expect(response.status).toBe(400);
       expect((await api.get(EVENTS, headers)).body).toEqual(ok({ eventList: [] }));
     });
@@ -134,7 +198,9 @@ eachDatabase('event definitions', (database) => {
     it('survives racing upserts of the same new name: every request succeeds, one definition remains', async () => {
       const headers = tenant();
       const responses = await Promise.all(
-        Array.from({ length: 12 }, (_, index) => api.post(EVENTS, { events: [{ eventName: 'raced', properties: [property(`p${index}`)] }] }, headers)),
+        Array.from({ length: 12 }, (_, index) =>
+          api.post(EVENTS, { events: [{ eventName: 'raced', properties: [property(`p${index}`)] }] }, headers),
+        ),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
       const list = await api.get(EVENTS, headers);
@@ -158,7 +224,17 @@ eachDatabase('event definitions', (database) => {
   describe('GET /engine/events and /engine/events/list/names', () => {
     it('lists the tenant’s events sorted by name, with the event envelope', async () => {
       const headers = tenant();
-      await api.post(EVENTS, { events: [{ eventName: 'zeta', properties: [property('z')] }, { eventName: 'Alpha', properties: [] }, { eventName: 'beta', properties: [] }] }, headers);
+      await api.post(
+        EVENTS,
+        {
+          events: [
+            { eventName: 'zeta', properties: [property('z')] },
+            { eventName: 'Alpha', properties: [] },
+            { eventName: 'beta', properties: [] },
+          ],
+        },
+        headers,
+      );
       const list = await api.get(EVENTS, headers);
       expect(list).toMatchObject({ status: 200 });
       expect(list.body).toEqual(
@@ -192,7 +268,16 @@ eachDatabase('event definitions', (database) => {
 
     it('keeps /list/names apart from events named list or list/names', async () => {
       const headers = tenant();
-      await api.post(EVENTS, { events: [{ eventName: 'list', properties: [property('a')] }, { eventName: 'list/names', properties: [property('b')] }] }, headers);
+      await api.post(
+        EVENTS,
+        {
+          events: [
+            { eventName: 'list', properties: [property('a')] },
+            { eventName: 'list/names', properties: [property('b')] },
+          ],
+        },
+        headers,
+      );
       expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['list', 'list/names'] }));
       expect((await api.get(eventPath('list'), headers)).body).toEqual(ok({ eventName: 'list', properties: [stored('a')] }));
       expect(eventPath('list/names')).toBe(`${EVENTS}/list%2Fnames`);
@@ -216,7 +301,11 @@ eachDatabase('event definitions', (database) => {
     it('PUT replaces the properties (an empty list too) and answers data null', async () => {
       const headers = tenant();
       await api.post(EVENTS, { events: [{ eventName: 'login', properties: [property('method')] }] }, headers);
-      const replaced = await api.put(eventPath('login'), { properties: [property('provider', { expectedValue: 'google' }), property('first', { type: 'Boolean' })] }, headers);
+      const replaced = await api.put(
+        eventPath('login'),
+        { properties: [property('provider', { expectedValue: 'google' }), property('first', { type: 'Boolean' })] },
+        headers,
+      );
       expect(replaced).toMatchObject({ status: 200, body: ok(null) });
       expect((await api.get(eventPath('login'), headers)).body.data.properties).toEqual([
         stored('provider', { expectedValue: 'google' }),
@@ -243,7 +332,16 @@ eachDatabase('event definitions', (database) => {
 
     it('DELETE removes the event and answers data null', async () => {
       const headers = tenant();
-      await api.post(EVENTS, { events: [{ eventName: 'gone', properties: [] }, { eventName: 'kept', properties: [] }] }, headers);
+      await api.post(
+        EVENTS,
+        {
+          events: [
+            { eventName: 'gone', properties: [] },
+            { eventName: 'kept', properties: [] },
+          ],
+        },
+        headers,
+      );
       expect(await api.delete(eventPath('gone'), headers)).toMatchObject({ status: 200, body: ok(null) });
       expect(await api.get(eventPath('gone'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
       expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['kept'] }));
@@ -253,7 +351,10 @@ eachDatabase('event definitions', (database) => {
       const headers = tenant();
       const message = "event 'nope' does not exist";
       expect(await api.get(eventPath('nope'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
-      expect(await api.put(eventPath('nope'), { properties: [] }, headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
+      expect(await api.put(eventPath('nope'), { properties: [] }, headers)).toMatchObject({
+        status: 404,
+        body: errorBody('EVENT_NOT_FOUND', message),
+      });
       expect(await api.delete(eventPath('nope'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
     });
   });

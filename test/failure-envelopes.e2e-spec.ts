@@ -71,7 +71,12 @@ eachDatabase('failure envelopes', (database) => {
   });
 
   it('answers an absurdly long path parameter with 400 INVALID_REQUEST', async () => {
-    expectEnvelope(await api.get(`/engine/events/${'x'.repeat(5000)}`), 400, 'INVALID_REQUEST', 'a path parameter is longer than 4096 characters');
+    expectEnvelope(
+      await api.get(`/engine/events/${'x'.repeat(5000)}`),
+      400,
+      'INVALID_REQUEST',
+      'a path parameter is longer than 4096 characters',
+    );
   });
 
   it('answers an unexpected failure with 500 INTERNAL_ERROR and no detail of it', async () => {

@@ -17,7 +17,8 @@ const GALERA = (process.env.TEST_GALERA_URLS ?? '')
   .split(',')
   .map((url) => url.trim())
   .filter(Boolean);
-const SERVERS = GALERA.length >= 2 ? GALERA.slice(0, 2) : TEST_DATABASES.includes('mysql') ? Array(2).fill(process.env.TEST_MYSQL_URL_REACHABLE) : [];
+const SERVERS =
+  GALERA.length >= 2 ? GALERA.slice(0, 2) : TEST_DATABASES.includes('mysql') ? Array(2).fill(process.env.TEST_MYSQL_URL_REACHABLE) : [];
 const describeOnMysql = SERVERS.length > 0 ? describe : describe.skip;
 const ROUNDS = 20;
 
@@ -61,7 +62,9 @@ describeOnMysql(`one database through two servers [${GALERA.length >= 2 ? 'galer
     for (let round = 1; round <= ROUNDS; round++) {
       // Through the last winner's server, which has its own write (another node may apply it a moment later).
       const version = (await stores[winner].read('galera', '1'))!.version;
-      const outcomes = await Promise.all(stores.map((store, index) => store.write('galera', '1', `{"round":${round},"by":${index}}`, version, now)));
+      const outcomes = await Promise.all(
+        stores.map((store, index) => store.write('galera', '1', `{"round":${round},"by":${index}}`, version, now)),
+      );
       expect(outcomes.filter(Boolean)).toHaveLength(1);
       winner = outcomes.indexOf(true);
       expect(await stores[winner].read('galera', '1')).toEqual({ json: `{"round":${round},"by":${winner}}`, version: version + 1 });
@@ -72,7 +75,9 @@ describeOnMysql(`one database through two servers [${GALERA.length >= 2 ? 'galer
     const runners = sources.map((source) => new TransactionRunner(source));
     await sources[0].query('INSERT INTO catalogue_revisions (tenant_id, revision, updated_at) VALUES (?, 0, 0)', ['galera']);
     const increments = Array.from({ length: 10 }, (_, index) =>
-      runners[index % 2].run((manager) => manager.query('UPDATE catalogue_revisions SET revision = revision + 1 WHERE tenant_id = ?', ['galera'])),
+      runners[index % 2].run((manager) =>
+        manager.query('UPDATE catalogue_revisions SET revision = revision + 1 WHERE tenant_id = ?', ['galera']),
+      ),
     );
     await Promise.all(increments);
     // On Galera the read first waits until its node has applied everything committed before it (wsrep_sync_wait).

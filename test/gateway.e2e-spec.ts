@@ -38,8 +38,19 @@ eachDatabase('Example gateway hosting the module', (database) => {
   let api: TestApp;
   let tenantCount = 0;
   let tenantId: string;
-  const admin = (extra: Record<string, string> = {}) => ({ 'x-tenant-id': tenantId, user: 'ops@example.com', [ADMIN_KEY_HEADER]: ADMIN_KEY, ...extra });
-  const sdk = (userId: string) => ({ 'x-tenant-id': tenantId, 'auth-userid': userId, api_version: '1', app_version: '5.2.0', package_name: 'com.example.app' });
+  const admin = (extra: Record<string, string> = {}) => ({
+    'x-tenant-id': tenantId,
+    user: 'ops@example.com',
+    [ADMIN_KEY_HEADER]: ADMIN_KEY,
+    ...extra,
+  });
+  const sdk = (userId: string) => ({
+    'x-tenant-id': tenantId,
+    'auth-userid': userId,
+    api_version: '1',
+    app_version: '5.2.0',
+    package_name: 'com.example.app',
+  });
   const gatewayDataSource = () => api.app.get<DataSource>(getDataSourceToken(GATEWAY_CONNECTION));
 
   /** A live CTA made through the gateway's admin routes; answers its id. */
@@ -68,7 +79,9 @@ eachDatabase('Example gateway hosting the module', (database) => {
   it('runs its migrations with the gateway’s on the gateway’s one named connection', async () => {
     const dataSource = gatewayDataSource();
     const applied = (await dataSource.query('SELECT name FROM migrations')).map((row: { name: string }) => row.name);
-    expect(applied.sort()).toEqual([...ORCHESTRATION_MIGRATIONS, CreatePremiumMembers1767300000000].map((migration) => migration.name).sort());
+    expect(applied.sort()).toEqual(
+      [...ORCHESTRATION_MIGRATIONS, CreatePremiumMembers1767300000000].map((migration) => migration.name).sort(),
+    );
     expect(dataSource.hasMetadata(CtaEntity)).toBe(true);
     // No default connection was opened behind the gateway's back.
     expect(() => api.app.get(getDataSourceToken())).toThrow();
@@ -83,7 +96,11 @@ eachDatabase('Example gateway hosting the module', (database) => {
     expect(first.status).toBe(200);
     expect(first.body.data.ctas).toEqual([expect.objectContaining({ ctaId: id, activeStateMachines: {}, resetAt: [], actionDoneAt: [] })]);
 
-    const delta = await api.post(DELTA, { ctas: [{ ctaId: id, activeStateMachines: { 'store-1': machine }, resetAt: [], actionDoneAt: [now] }] }, sdk('42'));
+    const delta = await api.post(
+      DELTA,
+      { ctas: [{ ctaId: id, activeStateMachines: { 'store-1': machine }, resetAt: [], actionDoneAt: [now] }] },
+      sdk('42'),
+    );
     expect(delta).toMatchObject({ status: 200, body: { data: true } });
 
     const second = await api.post(LAUNCH, undefined, sdk('42'));
@@ -135,16 +152,35 @@ eachDatabase('Example gateway hosting the module', (database) => {
 
   it('joins the provider’s cohorts with its own static and rule cohorts, and takes CSV uploads', async () => {
     expect((await api.post(`${ADMIN}/cohorts`, { name: 'testers', kind: 'static' }, admin())).status).toBe(200);
-    const upload = await api.request('PUT', `${ADMIN}/cohorts/testers/members`, { body: 'userId\n8\n9\n', headers: admin({ 'content-type': 'text/csv' }) });
+    const upload = await api.request('PUT', `${ADMIN}/cohorts/testers/members`, {
+      body: 'userId\n8\n9\n',
+      headers: admin({ 'content-type': 'text/csv' }),
+    });
     expect(upload.body).toEqual({ data: { added: 2, removed: 0, memberCount: 2 } });
     // The gateway's Fastify parses text/plain itself: the route reads that string.
-    const plain = await api.request('POST', `${ADMIN}/cohorts/testers/members`, { body: '9\n10\n', headers: admin({ 'content-type': 'text/plain' }) });
+    const plain = await api.request('POST', `${ADMIN}/cohorts/testers/members`, {
+      body: '9\n10\n',
+      headers: admin({ 'content-type': 'text/plain' }),
+    });
     expect(plain.body).toEqual({ data: { added: 1, removed: 0, memberCount: 3 } });
-    expect((await api.post(`${ADMIN}/cohorts`, { name: 'app-5', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverGte', value: '5' }] } }, admin())).status).toBe(200);
+    expect(
+      (
+        await api.post(
+          `${ADMIN}/cohorts`,
+          { name: 'app-5', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverGte', value: '5' }] } },
+          admin(),
+        )
+      ).status,
+    ).toBe(200);
     const premiumTesters = await liveCta({ includes: [PREMIUM_COHORT], excludes: ['testers'] });
     const testersOnApp5 = await liveCta({ includes: ['testers'], excludes: [PREMIUM_COHORT] });
     const app5 = await liveCta({ includes: ['app-5'], excludes: [] });
-    await gatewayDataSource().getRepository(PremiumMemberEntity).insert([{ tenantId, userId: '7' }, { tenantId, userId: '8' }]);
+    await gatewayDataSource()
+      .getRepository(PremiumMemberEntity)
+      .insert([
+        { tenantId, userId: '7' },
+        { tenantId, userId: '8' },
+      ]);
 
     expect(await launchedIds('7')).toEqual([premiumTesters, app5].sort());
     expect(await launchedIds('8')).toEqual([app5]);

@@ -103,10 +103,7 @@ export class TestApp {
       .overrideProvider(Clock)
       .useValue(clock)
       .compile();
-    const app = moduleRef.createNestApplication<NestFastifyApplication>(
-      createFastifyAdapter(config),
-      NEST_APPLICATION_OPTIONS,
-    );
+    const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(config), NEST_APPLICATION_OPTIONS);
     await configureHttpApp(app, config);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();

@@ -229,7 +229,11 @@ eachDatabase('list caps inside bodies', (database) => {
 
   it('refuses more than 1,000 linked CTAs on a behaviour tag', async () => {
     const body = { ...examples.tag, behaviourTagName: 'too-many-links', linkedCtas: Array.from({ length: 1001 }, (_, i) => i + 1) };
-    await expectRefused(() => api.post('/engine/behaviour-tags', body, ADMIN), 'CAMPAIGN_INVALID', 'linkedCtas must contain no more than 1000');
+    await expectRefused(
+      () => api.post('/engine/behaviour-tags', body, ADMIN),
+      'CAMPAIGN_INVALID',
+      'linkedCtas must contain no more than 1000',
+    );
   });
 
   it('refuses more than 1,000 events in one body', async () => {
@@ -242,7 +246,11 @@ eachDatabase('list caps inside bodies', (database) => {
 
   it('accepts bodies nested 64 levels deep and refuses 65, on admin and SDK routes, storing nothing', async () => {
     // The body itself is level 1, the rule level 2, so the extra key holds 62 more.
-    const ok = await api.post('/engine/ctas', JSON.stringify(ctaBody({ rule: { ...examples.rule(), extra: JSON.parse(nestedText(62)) } })), ADMIN);
+    const ok = await api.post(
+      '/engine/ctas',
+      JSON.stringify(ctaBody({ rule: { ...examples.rule(), extra: JSON.parse(nestedText(62)) } })),
+      ADMIN,
+    );
     expect(ok.status).toBe(200);
     const deepCta = JSON.stringify(ctaBody()).replace(/}$/, `,"extra":${nestedText(64)}}`);
     const machineWithContext = (depth: number) =>

@@ -98,7 +98,12 @@ interface Seeded {
   eventName: string;
 }
 
-const machine = (fields: Record<string, unknown> = {}) => ({ currentState: '1', lastTransitionAt: EXAMPLE_TIME, createdAt: EXAMPLE_TIME, ...fields });
+const machine = (fields: Record<string, unknown> = {}) => ({
+  currentState: '1',
+  lastTransitionAt: EXAMPLE_TIME,
+  createdAt: EXAMPLE_TIME,
+  ...fields,
+});
 
 function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
   let sequence = 0;
@@ -135,7 +140,13 @@ function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
   const snapshotDefects = [
     TYPE_CONFUSION.filter((value) => value !== null && !Array.isArray(value)),
     [[1], ['text'], [null], [[]], [nested(3000)]],
-    [snapshot({ ctaId: undefined }), snapshot({ ctaId: 'abc' }), snapshot({ ctaId: -1 }), snapshot({ ctaId: 1.5 }), snapshot({ ctaId: '99999999999999999999' })],
+    [
+      snapshot({ ctaId: undefined }),
+      snapshot({ ctaId: 'abc' }),
+      snapshot({ ctaId: -1 }),
+      snapshot({ ctaId: 1.5 }),
+      snapshot({ ctaId: '99999999999999999999' }),
+    ],
     [snapshot({ activeStateMachines: undefined }), snapshot({ activeStateMachines: [] }), snapshot({ activeStateMachines: 'k' })],
     [
       snapshot({ activeStateMachines: { k: machine({ currentState: 2 }) } }),
@@ -211,7 +222,19 @@ function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
       valid: () => ({ userIds: [101, '9223372036854775807'], expiresInMinutes: 60, rule: examples.rule() }),
       rejectsNonObjects: true,
       fields: {
-        userIds: [undefined, null, [], 101, 'x', [1.5], ['abc'], ['9223372036854775808'], [2 ** 60], [{}], Array.from({ length: 1001 }, (_, i) => i + 1)],
+        userIds: [
+          undefined,
+          null,
+          [],
+          101,
+          'x',
+          [1.5],
+          ['abc'],
+          ['9223372036854775808'],
+          [2 ** 60],
+          [{}],
+          Array.from({ length: 1001 }, (_, i) => i + 1),
+        ],
         expiresInMinutes: [undefined, null, '60', 0, -1, 1.5, 43_201, true, ...OVERFLOWS],
         rule: ruleDefects.slice(0, 10),
       },
@@ -226,7 +249,12 @@ function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
       fields: {
         behaviourTagName: STRING_FIELD,
         description: [1, [], {}],
-        exposureRule: [undefined, ...TYPE_CONFUSION, nested(3000), { session: { limit: -1 }, window: { limit: 1, unit: 'days', value: 1 }, lifespan: { limit: 1 } }],
+        exposureRule: [
+          undefined,
+          ...TYPE_CONFUSION,
+          nested(3000),
+          { session: { limit: -1 }, window: { limit: 1, unit: 'days', value: 1 }, lifespan: { limit: 1 } },
+        ],
         ctaRelation: [undefined, ...TYPE_CONFUSION, { shownCta: { rule: 'SOME', ctaList: [] }, hideCta: { rule: 'ANY', ctaList: [] } }],
         linkedCtas: [undefined, null, 'x', [true], ['abc'], [-1], [1.5], Array.from({ length: 1001 }, (_, i) => i + 1)],
       },
@@ -239,7 +267,12 @@ function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
       valid: () => JSON.parse(JSON.stringify(tagUpdate)),
       rejectsNonObjects: true,
       fields: {
-        exposureRule: [undefined, null, 'x', { session: { limit: raw('1e400') }, window: { limit: 1, unit: 'days', value: 1 }, lifespan: { limit: 1 } }],
+        exposureRule: [
+          undefined,
+          null,
+          'x',
+          { session: { limit: raw('1e400') }, window: { limit: 1, unit: 'days', value: 1 }, lifespan: { limit: 1 } },
+        ],
         ctaRelation: [undefined, [], {}],
         linkedCtas: [undefined, {}, [{}]],
       },
@@ -278,7 +311,17 @@ function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
       valid: () => ({ properties: [property()] }),
       rejectsNonObjects: true,
       fields: {
-        properties: [undefined, null, 'p', 1, {}, [1], [property({ isMandatory: 1 })], [property({ propertyName: EMOJI_NAME })], [property(), property()]],
+        properties: [
+          undefined,
+          null,
+          'p',
+          1,
+          {},
+          [1],
+          [property({ isMandatory: 1 })],
+          [property({ propertyName: EMOJI_NAME })],
+          [property(), property()],
+        ],
       },
     },
     {
@@ -319,7 +362,13 @@ function bodyRequests(endpoints: BodyEndpoint[]): Request[] {
   for (const endpoint of endpoints) {
     const defects = endpoint.rejectsNonObjects ? BODY_DEFECTS : BODY_DEFECTS.filter(([label]) => label !== 'an array instead of an object');
     for (const [label, body, headers] of defects) {
-      requests.push({ label: `${endpoint.label}: ${label}`, method: endpoint.method, path: endpoint.path(), headers: { ...endpoint.headers, ...headers }, body });
+      requests.push({
+        label: `${endpoint.label}: ${label}`,
+        method: endpoint.method,
+        path: endpoint.path(),
+        headers: { ...endpoint.headers, ...headers },
+        body,
+      });
     }
     for (const [field, values] of Object.entries(endpoint.fields)) {
       values.forEach((value, index) => {
@@ -377,7 +426,11 @@ function headerRequests(all: Request[]): Request[] {
   const requests: Request[] = [];
   for (const route of all) {
     for (const tenant of BAD_TENANTS) {
-      requests.push({ ...route, label: `${route.label}: x-tenant-id ${tenant.slice(0, 20)}`, headers: { ...route.headers, 'x-tenant-id': tenant } });
+      requests.push({
+        ...route,
+        label: `${route.label}: x-tenant-id ${tenant.slice(0, 20)}`,
+        headers: { ...route.headers, 'x-tenant-id': tenant },
+      });
     }
     if (route.headers === SDK) {
       if (route.path.startsWith('/cta/nudge')) continue;
@@ -398,11 +451,32 @@ function headerRequests(all: Request[]): Request[] {
 }
 
 function pathRequests(seed: Seeded): Request[] {
-  const badIds = ['abc', '-1', '1.5', '1e3', '0x10', '99999999999999999999', '%F0%9F%98%80', '%00', '%20', '1;DROP%20TABLE%20ctas', '999999'];
+  const badIds = [
+    'abc',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x10',
+    '99999999999999999999',
+    '%F0%9F%98%80',
+    '%00',
+    '%20',
+    '1;DROP%20TABLE%20ctas',
+    '999999',
+  ];
   return [
     ...badIds.flatMap((id): Request[] => [
       { label: `get CTA ${id}`, method: 'GET', path: `/engine/ctas/${id}`, headers: ADMIN },
-      { label: `update CTA ${id}`, method: 'PUT', path: `/engine/ctas/${id}`, headers: ADMIN, body: (() => { const { name: _n, ...body } = ctaBody(); return body; })() },
+      {
+        label: `update CTA ${id}`,
+        method: 'PUT',
+        path: `/engine/ctas/${id}`,
+        headers: ADMIN,
+        body: (() => {
+          const { name: _n, ...body } = ctaBody();
+          return body;
+        })(),
+      },
       { label: `CTA ${id} live`, method: 'PUT', path: `/engine/ctas/${id}/live`, headers: ADMIN },
       { label: `delete test CTA ${id}`, method: 'DELETE', path: `/engine/ctas/test/${id}`, headers: ADMIN },
     ]),
@@ -430,7 +504,12 @@ function pathRequests(seed: Seeded): Request[] {
       'pageSize=1.5',
       'name=a&name=b',
       'status=live&status=paused',
-    ].map((query): Request => ({ label: `list CTAs ?${query.slice(0, 30)}`, method: 'GET', path: `/engine/ctas?${query}`, headers: ADMIN })),
+    ].map((query): Request => ({
+      label: `list CTAs ?${query.slice(0, 30)}`,
+      method: 'GET',
+      path: `/engine/ctas?${query}`,
+      headers: ADMIN,
+    })),
     ...['%ZZ', '%E0%A4%A', 'e'.repeat(300)].flatMap((name): Request[] => [
       { label: `get event ${name.slice(0, 10)}`, method: 'GET', path: `/engine/events/${name}`, headers: ADMIN },
       { label: `delete event ${name.slice(0, 10)}`, method: 'DELETE', path: `/engine/events/${name}`, headers: ADMIN },
@@ -438,7 +517,13 @@ function pathRequests(seed: Seeded): Request[] {
     { label: 'unknown event', method: 'GET', path: '/engine/events/no-such-event', headers: ADMIN },
     { label: 'delete unknown event', method: 'DELETE', path: '/engine/events/no-such-event', headers: ADMIN },
     { label: 'update unknown event', method: 'PUT', path: '/engine/events/no-such-event', headers: ADMIN, body: { properties: [] } },
-    { label: 'update unknown tag', method: 'PUT', path: '/engine/behaviour-tags/no-such-tag', headers: ADMIN, body: JSON.parse(JSON.stringify({ ...examples.tag, behaviourTagName: undefined, linkedCtas: [] })) },
+    {
+      label: 'update unknown tag',
+      method: 'PUT',
+      path: '/engine/behaviour-tags/no-such-tag',
+      headers: ADMIN,
+      body: JSON.parse(JSON.stringify({ ...examples.tag, behaviourTagName: undefined, linkedCtas: [] })),
+    },
     { label: 'bad percent-encoding in a tag name', method: 'PUT', path: '/engine/behaviour-tags/%ZZ', headers: ADMIN, body: {} },
     { label: 'SDK preview with bad percent-encoding', method: 'GET', path: '/cta/nudge/preview/%E0%A4%A', headers: SDK },
     { label: 'PATCH a CTA', method: 'PATCH', path: `/engine/ctas/${seed.draftCtaId}`, headers: ADMIN, body: {} },
@@ -472,14 +557,22 @@ eachDatabase('malformed requests', (database) => {
       ['tag', api.post('/engine/behaviour-tags', { ...valid('create behaviour tag').valid(), behaviourTagName: seed.tagName }, ADMIN)],
       ['event', api.post('/engine/events', { events: [{ eventName: seed.eventName, properties: [] }] }, ADMIN)],
     ];
-    for (const endpoint of endpoints.filter((candidate) => !['update behaviour tag', 'replace event properties'].includes(candidate.label))) {
+    for (const endpoint of endpoints.filter(
+      (candidate) => !['update behaviour tag', 'replace event properties'].includes(candidate.label),
+    )) {
       writes.push([endpoint.label, api.request(endpoint.method, endpoint.path(), { headers: endpoint.headers, body: endpoint.valid() })]);
     }
     for (const [label, write] of writes) {
       const response = await write;
-      expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 200, body: response.status === 200 ? response.body : null });
+      expect({ label, status: response.status, body: response.body }).toEqual({
+        label,
+        status: 200,
+        body: response.status === 200 ? response.body : null,
+      });
     }
-    for (const endpoint of endpoints.filter((candidate) => ['update behaviour tag', 'replace event properties'].includes(candidate.label))) {
+    for (const endpoint of endpoints.filter((candidate) =>
+      ['update behaviour tag', 'replace event properties'].includes(candidate.label),
+    )) {
       const response = await api.request(endpoint.method, endpoint.path(), { headers: endpoint.headers, body: endpoint.valid() });
       expect({ label: endpoint.label, status: response.status }).toEqual({ label: endpoint.label, status: 200 });
     }

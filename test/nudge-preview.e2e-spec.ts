@@ -122,7 +122,10 @@ eachDatabase('nudge previews', (database) => {
 
   it('rejects malformed JSON and a malformed tenant on both sides', async () => {
     expect(await api.post(ADMIN, '{"id": "p", ', tenant())).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST') });
-    expect(await api.post(ADMIN, { id: 'p', template: 't' }, { 'x-tenant-id': '../etc' })).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST') });
+    expect(await api.post(ADMIN, { id: 'p', template: 't' }, { 'x-tenant-id': '../etc' })).toMatchObject({
+      status: 400,
+      body: errorBody('INVALID_REQUEST'),
+    });
     expect(await api.get(sdkPath('p'), { 'x-tenant-id': 'a b' })).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST') });
   });
 
@@ -140,7 +143,9 @@ eachDatabase('nudge previews', (database) => {
 
   it('survives racing writes of one id: all succeed, one preview remains', async () => {
     const headers = tenant();
-    const responses = await Promise.all(Array.from({ length: 12 }, (_, index) => api.post(ADMIN, { id: 'raced', template: `t${index}` }, headers)));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => api.post(ADMIN, { id: 'raced', template: `t${index}` }, headers)),
+    );
     expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
     expect(await storedRows(headers['x-tenant-id'])).toBe(1);
   });

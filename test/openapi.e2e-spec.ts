@@ -21,7 +21,9 @@ const ERROR_SCHEMA = { $ref: '#/components/schemas/ErrorEnvelopeDto' };
 const moduleOperations = (): [string, Json][] =>
   Object.entries(document.paths as Json)
     .filter(([path]) => MODULE_PATH.test(path))
-    .flatMap(([path, operations]) => Object.entries(operations as Json).map(([method, operation]): [string, Json] => [`${method.toUpperCase()} ${path}`, operation]));
+    .flatMap(([path, operations]) =>
+      Object.entries(operations as Json).map(([method, operation]): [string, Json] => [`${method.toUpperCase()} ${path}`, operation]),
+    );
 
 const hasExample = (media: Json): boolean =>
   media.example !== undefined || media.examples !== undefined || media.schema?.example !== undefined;
@@ -53,7 +55,9 @@ describe('OpenAPI contract (openapi.json)', () => {
     expect(operations.length).toBeGreaterThanOrEqual(20);
     const problems: string[] = [];
     for (const [name, operation] of operations) {
-      const headers = (operation.parameters ?? []).filter((parameter: Json) => parameter.in === 'header').map((parameter: Json) => parameter.name);
+      const headers = (operation.parameters ?? [])
+        .filter((parameter: Json) => parameter.in === 'header')
+        .map((parameter: Json) => parameter.name);
       const required = /state-machines/.test(name) ? SDK_STATE_HEADERS : ['x-tenant-id'];
       const missingHeaders = required.filter((header) => !headers.includes(header));
       if (!operation.summary) problems.push(`${name}: no summary`);
@@ -84,7 +88,8 @@ describe('OpenAPI contract (openapi.json)', () => {
         if (codes.length === 0) problems.push(`${name} ${status}: names no error code`);
         for (const code of codes) {
           if (!(code in ErrorCode)) problems.push(`${name} ${status}: unknown code ${code}`);
-          else if (String(HTTP_STATUS_OF[code as ErrorCode]) !== status) problems.push(`${name} ${status}: ${code} answers ${HTTP_STATUS_OF[code as ErrorCode]}`);
+          else if (String(HTTP_STATUS_OF[code as ErrorCode]) !== status)
+            problems.push(`${name} ${status}: ${code} answers ${HTTP_STATUS_OF[code as ErrorCode]}`);
         }
         if (JSON.stringify(response.content?.['application/json']?.schema) !== JSON.stringify(ERROR_SCHEMA)) {
           problems.push(`${name} ${status}: not the error envelope`);
@@ -96,7 +101,9 @@ describe('OpenAPI contract (openapi.json)', () => {
 
   it('names every error code on some route (NOT_FOUND answers unknown routes only)', () => {
     const documented = new Set(
-      moduleOperations().flatMap(([, operation]) => Object.values(operation.responses as Json).flatMap((response) => codesIn(response.description))),
+      moduleOperations().flatMap(([, operation]) =>
+        Object.values(operation.responses as Json).flatMap((response) => codesIn(response.description)),
+      ),
     );
     expect(Object.values(ErrorCode).filter((code) => code !== ErrorCode.NOT_FOUND && !documented.has(code))).toEqual([]);
   });
@@ -112,13 +119,16 @@ describe('OpenAPI contract (openapi.json)', () => {
         for (const example of examples) {
           const { code, message } = example.value?.error ?? {};
           if (!named.includes(code)) problems.push(`${name} ${status}: example code ${code} is not one the response names`);
-          if (String(HTTP_STATUS_OF[code as ErrorCode]) !== status) problems.push(`${name} ${status}: example code ${code} answers ${HTTP_STATUS_OF[code as ErrorCode]}`);
+          if (String(HTTP_STATUS_OF[code as ErrorCode]) !== status)
+            problems.push(`${name} ${status}: example code ${code} answers ${HTTP_STATUS_OF[code as ErrorCode]}`);
           if (typeof message !== 'string' || message.length === 0) problems.push(`${name} ${status}: example without a message`);
         }
       }
       // Every code a response names has an example of its own.
       for (const [status, response] of Object.entries(operation.responses as Json)) {
-        const shown = Object.values((response.content?.['application/json']?.examples ?? {}) as Json).map((example) => example.value?.error?.code);
+        const shown = Object.values((response.content?.['application/json']?.examples ?? {}) as Json).map(
+          (example) => example.value?.error?.code,
+        );
         const unshown = status === '200' ? [] : codesIn(response.description).filter((code) => !shown.includes(code));
         if (unshown.length > 0) problems.push(`${name} ${status}: no example of ${unshown.join(', ')}`);
       }
@@ -131,8 +141,22 @@ describe('OpenAPI contract (openapi.json)', () => {
     const steps = [...(document.info.description as string).matchAll(/^(\d)\. \*\*/gm)].map((match) => match[1]);
     expect(steps).toEqual(['1', '2', '3', '4', '5']);
     const order = API_TAGS.map((tag) => tag.name);
-    expect(order).toEqual(['CTAs', 'CTA status', 'Behaviour tags', 'Cohorts', 'Event definitions', 'Nudge previews', 'SDK', 'Audit', 'Operations']);
-    const used = new Set(Object.values(document.paths as Json).flatMap((operations) => Object.values(operations as Json).flatMap((operation) => operation.tags ?? [])));
+    expect(order).toEqual([
+      'CTAs',
+      'CTA status',
+      'Behaviour tags',
+      'Cohorts',
+      'Event definitions',
+      'Nudge previews',
+      'SDK',
+      'Audit',
+      'Operations',
+    ]);
+    const used = new Set(
+      Object.values(document.paths as Json).flatMap((operations) =>
+        Object.values(operations as Json).flatMap((operation) => operation.tags ?? []),
+      ),
+    );
     const listed = (document.tags as Json[]).map((tag) => tag.name);
     // Those with routes, in working order; no route outside them.
     expect(listed).toEqual(order.filter((name) => used.has(name)));
@@ -142,9 +166,23 @@ describe('OpenAPI contract (openapi.json)', () => {
 
   it('names and describes the key schemes; admin routes take an admin key, SDK routes an SDK key', () => {
     const schemes = document.components.securitySchemes as Json;
-    expect(schemes['admin-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key', description: expect.stringMatching(/^\*\*Admin key\*\*.*ADMIN_API_KEYS/) });
-    expect(schemes['admin-key-bearer']).toMatchObject({ type: 'http', scheme: 'bearer', description: expect.stringContaining('Admin key as a bearer token') });
-    expect(schemes['sdk-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key', description: expect.stringMatching(/^\*\*SDK key\*\*.*SDK_API_KEYS/) });
+    expect(schemes['admin-key']).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-api-key',
+      description: expect.stringMatching(/^\*\*Admin key\*\*.*ADMIN_API_KEYS/),
+    });
+    expect(schemes['admin-key-bearer']).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      description: expect.stringContaining('Admin key as a bearer token'),
+    });
+    expect(schemes['sdk-key']).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-api-key',
+      description: expect.stringMatching(/^\*\*SDK key\*\*.*SDK_API_KEYS/),
+    });
     for (const [name, operation] of moduleOperations()) {
       const expected = (name.includes(' /engine/') ? KEY_SCHEMES.admin : KEY_SCHEMES.sdk).map((scheme) => ({ [scheme]: [] }));
       // Launch and delta take the app user's token beside the SDK key (issue 21).
@@ -154,10 +192,22 @@ describe('OpenAPI contract (openapi.json)', () => {
   });
 
   it("pre-fills no filter of the CTA list (Swagger UI would send it), describing each one's format instead", () => {
-    const filters = (document.paths['/engine/ctas'].get.parameters as Json[]).filter((parameter) => parameter.in === 'query' && !/^page/.test(parameter.name));
-    expect(filters.map((parameter) => parameter.name)).toEqual(['name', 'searchName', 'teams', 'tags', 'status', 'behaviourTag', 'createdBy']);
+    const filters = (document.paths['/engine/ctas'].get.parameters as Json[]).filter(
+      (parameter) => parameter.in === 'query' && !/^page/.test(parameter.name),
+    );
+    expect(filters.map((parameter) => parameter.name)).toEqual([
+      'name',
+      'searchName',
+      'teams',
+      'tags',
+      'status',
+      'behaviourTag',
+      'createdBy',
+    ]);
     for (const parameter of filters) {
-      expect({ name: parameter.name, example: parameter.example ?? parameter.schema?.example, default: parameter.schema?.default }).toEqual({ name: parameter.name, example: undefined, default: undefined });
+      expect({ name: parameter.name, example: parameter.example ?? parameter.schema?.example, default: parameter.schema?.default }).toEqual(
+        { name: parameter.name, example: undefined, default: undefined },
+      );
       expect(parameter.description).toEqual(expect.any(String));
     }
     expect(filters.find((parameter) => parameter.name === 'teams')?.description).toContain('`growth,store`');
@@ -165,11 +215,11 @@ describe('OpenAPI contract (openapi.json)', () => {
 
   it('shows the SDK routes with api_version 1, what happens without it, and an auth-userid', () => {
     for (const [name, operation] of moduleOperations().filter(([name]) => /state-machines/.test(name))) {
-      const header = (headerName: string): Json => (operation.parameters as Json[]).find((parameter) => parameter.in === 'header' && parameter.name === headerName) as Json;
+      const header = (headerName: string): Json =>
+        (operation.parameters as Json[]).find((parameter) => parameter.in === 'header' && parameter.name === headerName) as Json;
       expect({ name, example: header('api_version').schema.example }).toEqual({ name, example: '1' });
       expect(header('api_version').description).toContain('{"data":{"ctas":null,"behaviourTags":null}}');
       expect(header('auth-userid').schema.example).toMatch(/^\d+$/);
     }
   });
 });
-

@@ -119,7 +119,9 @@ eachDatabase('metrics', (database) => {
     expect(moved).toEqual({ ok: 2, refused: 1, okSlowerThanForever: 2, created: 1 });
     const text = await scrape();
     expect(sample(text, 'cta_http_request_duration_seconds_sum', { ...route, status: '200' })).toBeGreaterThan(0);
-    expect(text).toMatch(/cta_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/engine\/ctas\/:ctaId",status="200"\} \d+/);
+    expect(text).toMatch(
+      /cta_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/engine\/ctas\/:ctaId",status="200"\} \d+/,
+    );
   });
 
   it('counts launch catalogue cache misses and hits', async () => {
@@ -141,7 +143,9 @@ eachDatabase('metrics', (database) => {
     } as const;
     const machine = (lastTransitionAt: number) => ({ currentState: '1', lastTransitionAt, createdAt: EXAMPLE_TIME });
     const delta = (snapshots: unknown[]) => api.post('/cta/state-machines/snapshot/delta', { ctas: snapshots }, sdkHeaders('metrics', '2'));
-    expect(await deltas(series, () => delta([{ ctaId, activeStateMachines: { a: machine(EXAMPLE_TIME + 10), b: machine(EXAMPLE_TIME) } }]))).toEqual({
+    expect(
+      await deltas(series, () => delta([{ ctaId, activeStateMachines: { a: machine(EXAMPLE_TIME + 10), b: machine(EXAMPLE_TIME) } }])),
+    ).toEqual({
       applied: 2,
       ignored: 0,
     });
@@ -164,7 +168,9 @@ eachDatabase('metrics', (database) => {
     const jobNames = [...after.matchAll(/cta_scheduler_job_runs_total\{job="([^"]+)",outcome="success"\}/g)].map((match) => match[1]);
     expect(jobNames.length).toBeGreaterThan(0);
     for (const job of jobNames) {
-      const moved = sample(after, 'cta_scheduler_job_runs_total', { job, outcome: 'success' }) - sample(before, 'cta_scheduler_job_runs_total', { job, outcome: 'success' });
+      const moved =
+        sample(after, 'cta_scheduler_job_runs_total', { job, outcome: 'success' }) -
+        sample(before, 'cta_scheduler_job_runs_total', { job, outcome: 'success' });
       expect({ job, moved }).toEqual({ job, moved: 2 });
     }
   });
@@ -214,7 +220,10 @@ describe('request ids in logs', () => {
     }
     const idsLogged = lines.map((line) => line.req?.id ?? line.reqId);
     expect(idsLogged).toEqual(expect.arrayContaining(['trace-ok-1', 'trace-failed-1', generated.headers['x-request-id']]));
-    expect(lines.find((line) => line.reqId === 'trace-ok-1')).toMatchObject({ req: { method: 'GET', url: '/engine/ctas' }, res: { statusCode: 200 } });
+    expect(lines.find((line) => line.reqId === 'trace-ok-1')).toMatchObject({
+      req: { method: 'GET', url: '/engine/ctas' },
+      res: { statusCode: 200 },
+    });
   });
 
   it('writes no access line for SDK calls, the hot path', async () => {
@@ -248,7 +257,9 @@ describe('request ids in logs', () => {
     const responses = [];
     for (let index = 0; index < 20; index++) {
       responses.push(await api.get('/engine/filters', { 'x-request-id': `trace-admin-503-${index}` }));
-      responses.push(await api.post('/cta/active/state-machines', undefined, { ...sdkHeaders('logs', '1'), 'x-request-id': `trace-sdk-503-${index}` }));
+      responses.push(
+        await api.post('/cta/active/state-machines', undefined, { ...sdkHeaders('logs', '1'), 'x-request-id': `trace-sdk-503-${index}` }),
+      );
     }
     filters.mockRestore();
     launch.mockRestore();
@@ -256,7 +267,13 @@ describe('request ids in logs', () => {
     const lines = loggedLines().filter((line) => line.level >= 40);
     // The first refusal is logged at once; the next 39 fall inside the quiet period (their count comes with the next line).
     expect(lines).toEqual([
-      expect.objectContaining({ level: 40, msg: 'database unavailable: requests answered 503', cause: 'ECONNREFUSED', refused: 1, requestId: 'trace-admin-503-0' }),
+      expect.objectContaining({
+        level: 40,
+        msg: 'database unavailable: requests answered 503',
+        cause: 'ECONNREFUSED',
+        refused: 1,
+        requestId: 'trace-admin-503-0',
+      }),
     ]);
     expect(JSON.stringify(lines)).not.toContain('stack');
   });

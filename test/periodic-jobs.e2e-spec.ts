@@ -32,7 +32,14 @@ eachDatabase('periodic jobs: leased, set-based (DESIGN §14)', (database) => {
 
   it('purges expired previews of every tenant in batches of 1,000 in one run', async () => {
     const now = api.clock.now();
-    const rows = Array.from({ length: 2500 }, (_, index) => [`tenant-${index % 40}`, `p-${index}`, 'x', 60, index % 5 === 0 ? now + 10 * INTERVAL_MS : now - 1000, now]);
+    const rows = Array.from({ length: 2500 }, (_, index) => [
+      `tenant-${index % 40}`,
+      `p-${index}`,
+      'x',
+      60,
+      index % 5 === 0 ? now + 10 * INTERVAL_MS : now - 1000,
+      now,
+    ]);
     for (let start = 0; start < rows.length; start += 250) {
       const batch = rows.slice(start, start + 250);
       await dataSourceOf(api).query(

@@ -73,7 +73,9 @@ eachDatabase('operator roles', (database) => {
       expect(res.body.error.code).not.toBe('FORBIDDEN');
     } else {
       expect(res.status).toBe(403);
-      expect(res.body).toEqual(errorBody('FORBIDDEN', `the key '${KEYS[role].name}' has the role ${role}; this route needs ${route.needs}`));
+      expect(res.body).toEqual(
+        errorBody('FORBIDDEN', `the key '${KEYS[role].name}' has the role ${role}; this route needs ${route.needs}`),
+      );
     }
   });
 
@@ -102,7 +104,9 @@ eachDatabase('operator roles', (database) => {
     );
     expect((await api.put(`/engine/ctas/${id}/live`, undefined, as('publisher'))).status).toBe(200);
     expect((await api.put(`/engine/ctas/${id}/pause`, undefined, as('bare'))).status).toBe(200);
-    expect((await api.post('/engine/ctas/test/create', { userIds: [1], expiresInMinutes: 5, rule: examples.rule() }, as('viewer'))).status).toBe(403);
+    expect(
+      (await api.post('/engine/ctas/test/create', { userIds: [1], expiresInMinutes: 5, rule: examples.rule() }, as('viewer'))).status,
+    ).toBe(403);
     expect((await api.get(`/engine/ctas/${id}`, as('viewer'))).status).toBe(200);
 
     const history = await api.get(`/engine/ctas/${id}/history`, as('viewer'));

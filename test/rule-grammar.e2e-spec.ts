@@ -20,39 +20,150 @@ const withRule = (change: (rule: Rule) => void): Rule => {
   return rule;
 };
 
-const leaf = (fields: Record<string, unknown> = {}) => ({ propertyName: 'source', propertyType: 'string', comparisonType: '=', comparisonValue: 'home', ...fields });
+const leaf = (fields: Record<string, unknown> = {}) => ({
+  propertyName: 'source',
+  propertyType: 'string',
+  comparisonType: '=',
+  comparisonValue: 'home',
+  ...fields,
+});
 
 /** The example's first condition filtered by `filters`. */
 const filtered = (filters: unknown): Rule => withRule((rule) => (rule.stateTransition.store_opened['0'][0].filters = filters));
 
 /** Filter groups nested `depth` deep, the condition's own filters counting as 1. */
-const nested = (depth: number): Record<string, unknown> => (depth === 1 ? { operator: 'AND', filter: [leaf()] } : { operator: 'AND', filter: [nested(depth - 1)] });
+const nested = (depth: number): Record<string, unknown> =>
+  depth === 1 ? { operator: 'AND', filter: [leaf()] } : { operator: 'AND', filter: [nested(depth - 1)] };
 
 /** Every refusal of DESIGN §5a, each with the exact message create answers. */
 const REFUSALS: [string, Rule, string][] = [
-  ['a comparison the device does not know (EQUALS)', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonType = 'EQUALS')), `${FIRST}.filters.filter[0].comparisonType: "EQUALS" is not one of =, != for propertyType string`],
-  ['a comparison without propertyType', withRule((r) => delete r.stateTransition.store_opened['0'][0].filters.filter[0].propertyType), `${FIRST}.filters.filter[0].propertyType: nothing is not one of string, number, boolean`],
-  ['!= on a number', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonType = '!=')), `${FIRST}.filters.filter[1].comparisonType: "!=" is not one of =, >, <, >=, <= for propertyType number (the device always fails != on numbers)`],
-  ['> on a boolean', filtered({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonType: '>', comparisonValue: true })] }), `${FIRST}.filters.filter[0].comparisonType: ">" is not one of = for propertyType boolean`],
-  ['a boolean compared with "false"', filtered({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonValue: 'false' })] }), `${FIRST}.filters.filter[0].comparisonValue: must be true or false (a JSON boolean) for propertyType boolean, not "false" (the device reads the string "false" as true)`],
-  ['a number compared with a word', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonValue = 'many')), `${FIRST}.filters.filter[1].comparisonValue: must be a number or a numeric string for propertyType number, not "many"`],
-  ['a string compared with a number', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonValue = 1)), `${FIRST}.filters.filter[0].comparisonValue: must be a string for propertyType string, not 1`],
-  ['an empty propertyName', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].propertyName = '')), `${FIRST}.filters.filter[0].propertyName: must be a non-empty string`],
-  ['the operator XOR', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.operator = 'XOR')), `${FIRST}.filters.operator: "XOR" is not one of AND, OR (exact case)`],
-  ['the operator in lower case', withRule((r) => (r.stateTransition.store_opened['0'][0].filters.operator = 'or')), `${FIRST}.filters.operator: "or" is not one of AND, OR (exact case)`],
-  ['an OR over an empty list', filtered({ operator: 'OR', filter: [] }), `${FIRST}.filters.filter: an OR over an empty list never passes on the device; add a comparison or use AND`],
+  [
+    'a comparison the device does not know (EQUALS)',
+    withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonType = 'EQUALS')),
+    `${FIRST}.filters.filter[0].comparisonType: "EQUALS" is not one of =, != for propertyType string`,
+  ],
+  [
+    'a comparison without propertyType',
+    withRule((r) => delete r.stateTransition.store_opened['0'][0].filters.filter[0].propertyType),
+    `${FIRST}.filters.filter[0].propertyType: nothing is not one of string, number, boolean`,
+  ],
+  [
+    '!= on a number',
+    withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonType = '!=')),
+    `${FIRST}.filters.filter[1].comparisonType: "!=" is not one of =, >, <, >=, <= for propertyType number (the device always fails != on numbers)`,
+  ],
+  [
+    '> on a boolean',
+    filtered({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonType: '>', comparisonValue: true })] }),
+    `${FIRST}.filters.filter[0].comparisonType: ">" is not one of = for propertyType boolean`,
+  ],
+  [
+    'a boolean compared with "false"',
+    filtered({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonValue: 'false' })] }),
+    `${FIRST}.filters.filter[0].comparisonValue: must be true or false (a JSON boolean) for propertyType boolean, not "false" (the device reads the string "false" as true)`,
+  ],
+  [
+    'a number compared with a word',
+    withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonValue = 'many')),
+    `${FIRST}.filters.filter[1].comparisonValue: must be a number or a numeric string for propertyType number, not "many"`,
+  ],
+  [
+    'a string compared with a number',
+    withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonValue = 1)),
+    `${FIRST}.filters.filter[0].comparisonValue: must be a string for propertyType string, not 1`,
+  ],
+  [
+    'an empty propertyName',
+    withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].propertyName = '')),
+    `${FIRST}.filters.filter[0].propertyName: must be a non-empty string`,
+  ],
+  [
+    'the operator XOR',
+    withRule((r) => (r.stateTransition.store_opened['0'][0].filters.operator = 'XOR')),
+    `${FIRST}.filters.operator: "XOR" is not one of AND, OR (exact case)`,
+  ],
+  [
+    'the operator in lower case',
+    withRule((r) => (r.stateTransition.store_opened['0'][0].filters.operator = 'or')),
+    `${FIRST}.filters.operator: "or" is not one of AND, OR (exact case)`,
+  ],
+  [
+    'an OR over an empty list',
+    filtered({ operator: 'OR', filter: [] }),
+    `${FIRST}.filters.filter: an OR over an empty list never passes on the device; add a comparison or use AND`,
+  ],
   ['filter groups 6 deep', filtered(nested(6)), `${FIRST}.filters${'.filter[0]'.repeat(5)}: filter groups nest deeper than 5 levels`],
-  ['101 comparisons in one condition', filtered({ operator: 'AND', filter: Array.from({ length: 101 }, () => leaf()) }), `${FIRST}.filters: has 101 comparisons; at most 100 per condition`],
-  ['a functions operator *', filtered({ operator: 'AND', filter: [leaf({ propertyType: 'number', comparisonType: '>', comparisonValue: 1, functions: { operator: '*', operand1: '$.currentTime', operand2: 1 } })] }), `${FIRST}.filters.filter[0].functions.operator: "*" is not one of +, -`],
-  ['a functions operand naming a property without $.', filtered({ operator: 'AND', filter: [leaf({ propertyType: 'number', comparisonType: '>', comparisonValue: 1, functions: { operator: '-', operand1: '$.currentTime', operand2: 'lastSeen' } })] }), `${FIRST}.filters.filter[0].functions.operand2: "lastSeen" is not an operand: a number, a numeric string, "$.<property>", "$.currentTime" or a functions object`],
-  ['a state key that is a name', withRule((r) => (r.stateTransition.store_opened.browsing = [])), `rule.stateTransition.store_opened.browsing: the key "browsing" is not ${STATE_FORM}`],
-  ['a transitionTo that is a name', withRule((r) => (r.stateTransition.store_opened['0'][0].transitionTo = 'shown')), `${FIRST}.transitionTo: "shown" is not ${STATE_FORM} or a non-negative integer`],
-  ['a stateToAction key that is a name', withRule((r) => (r.stateToAction = { shown: 'store_banner' })), `rule.stateToAction.shown: the key "shown" is not ${STATE_FORM}`],
+  [
+    '101 comparisons in one condition',
+    filtered({ operator: 'AND', filter: Array.from({ length: 101 }, () => leaf()) }),
+    `${FIRST}.filters: has 101 comparisons; at most 100 per condition`,
+  ],
+  [
+    'a functions operator *',
+    filtered({
+      operator: 'AND',
+      filter: [
+        leaf({
+          propertyType: 'number',
+          comparisonType: '>',
+          comparisonValue: 1,
+          functions: { operator: '*', operand1: '$.currentTime', operand2: 1 },
+        }),
+      ],
+    }),
+    `${FIRST}.filters.filter[0].functions.operator: "*" is not one of +, -`,
+  ],
+  [
+    'a functions operand naming a property without $.',
+    filtered({
+      operator: 'AND',
+      filter: [
+        leaf({
+          propertyType: 'number',
+          comparisonType: '>',
+          comparisonValue: 1,
+          functions: { operator: '-', operand1: '$.currentTime', operand2: 'lastSeen' },
+        }),
+      ],
+    }),
+    `${FIRST}.filters.filter[0].functions.operand2: "lastSeen" is not an operand: a number, a numeric string, "$.<property>", "$.currentTime" or a functions object`,
+  ],
+  [
+    'a state key that is a name',
+    withRule((r) => (r.stateTransition.store_opened.browsing = [])),
+    `rule.stateTransition.store_opened.browsing: the key "browsing" is not ${STATE_FORM}`,
+  ],
+  [
+    'a transitionTo that is a name',
+    withRule((r) => (r.stateTransition.store_opened['0'][0].transitionTo = 'shown')),
+    `${FIRST}.transitionTo: "shown" is not ${STATE_FORM} or a non-negative integer`,
+  ],
+  [
+    'a stateToAction key that is a name',
+    withRule((r) => (r.stateToAction = { shown: 'store_banner' })),
+    `rule.stateToAction.shown: the key "shown" is not ${STATE_FORM}`,
+  ],
   ['a resetStates entry with a leading zero', withRule((r) => (r.resetStates = ['03'])), `rule.resetStates[0]: "03" is not ${STATE_FORM}`],
-  ['an action type BANNER', withRule((r) => (r.actions[0].type = 'BANNER')), 'rule.actions[0].type: "BANNER" is not one of NUDGE_UI, POPUP, NUDGE_ACTION, TOOLTIP'],
-  ['a duplicate actionId', withRule((r) => ((r.actions[1].actionId = 'store_banner'), (r.stateToAction['2'] = 'store_banner'))), 'rule.actions[1].actionId: "store_banner" is also the actionId of rule.actions[0]; actionIds must be unique'],
-  ['an action without an actionId', withRule((r) => ((r.actions[1].actionId = ''), (r.stateToAction['2'] = 'store_banner'))), 'rule.actions[1].actionId: must be a non-empty string'],
-  ['a stateToAction naming no action', withRule((r) => (r.stateToAction['2'] = 'popup')), 'rule.stateToAction.2: "popup" is not an actionId of rule.actions'],
+  [
+    'an action type BANNER',
+    withRule((r) => (r.actions[0].type = 'BANNER')),
+    'rule.actions[0].type: "BANNER" is not one of NUDGE_UI, POPUP, NUDGE_ACTION, TOOLTIP',
+  ],
+  [
+    'a duplicate actionId',
+    withRule((r) => ((r.actions[1].actionId = 'store_banner'), (r.stateToAction['2'] = 'store_banner'))),
+    'rule.actions[1].actionId: "store_banner" is also the actionId of rule.actions[0]; actionIds must be unique',
+  ],
+  [
+    'an action without an actionId',
+    withRule((r) => ((r.actions[1].actionId = ''), (r.stateToAction['2'] = 'store_banner'))),
+    'rule.actions[1].actionId: must be a non-empty string',
+  ],
+  [
+    'a stateToAction naming no action',
+    withRule((r) => (r.stateToAction['2'] = 'popup')),
+    'rule.stateToAction.2: "popup" is not an actionId of rule.actions',
+  ],
 ];
 
 /** Four problems at once: all named, in one message. */
@@ -193,7 +304,8 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
     it('refuses ANY/REST with a list, on create and on update', async () => {
       const ctas = tenant('pair-list');
       const id = await ctas.create();
-      const message = 'ctaRelation.shownCta.ctaList: must be empty with shownCta ANY and hideCta REST (devices ignore it); to name CTAs use shownCta LIST with hideCta LIST';
+      const message =
+        'ctaRelation.shownCta.ctaList: must be empty with shownCta ANY and hideCta REST (devices ignore it); to name CTAs use shownCta LIST with hideCta LIST';
       const body = tagBody([id], { shownCta: side('ANY', [id]), hideCta: side('REST') });
       expect((await api.post('/engine/behaviour-tags/', body, ctas.headers())).body).toEqual(errorBody('CAMPAIGN_INVALID', message));
       const created = tagBody([id], { shownCta: side('ANY'), hideCta: side('REST') });
@@ -206,7 +318,9 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
     it('accepts ANY/REST with empty lists and LIST/LIST with lists', async () => {
       const ctas = tenant('pair-ok');
       const [a, b] = [await ctas.create(), await ctas.create()];
-      expect((await api.post('/engine/behaviour-tags/', tagBody([a], { shownCta: side('ANY'), hideCta: side('REST') }), ctas.headers())).status).toBe(200);
+      expect(
+        (await api.post('/engine/behaviour-tags/', tagBody([a], { shownCta: side('ANY'), hideCta: side('REST') }), ctas.headers())).status,
+      ).toBe(200);
       const list = tagBody([b], { shownCta: side('LIST', [b]), hideCta: side('LIST', []) });
       expect((await api.post('/engine/behaviour-tags/', list, ctas.headers())).status).toBe(200);
     });
@@ -232,7 +346,12 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
       await defineEvents(ctas.tenantId);
       const taken = ctaBody();
       await ctas.create({ name: taken.name });
-      const res = await validate(ctas.tenantId, { ...ctaBody({ rule: SEVERAL }), name: taken.name, team: '', startTime: api.clock.now() - 3_600_000 });
+      const res = await validate(ctas.tenantId, {
+        ...ctaBody({ rule: SEVERAL }),
+        name: taken.name,
+        team: '',
+        startTime: api.clock.now() - 3_600_000,
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.valid).toBe(false);
       expect(res.body.data.errors).toEqual([
@@ -256,7 +375,10 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
         errors: [],
         warnings: [
           { path: 'rule.stateTransition.store_opened', message: `event "store_opened" is not in the tenant's event definitions` },
-          { path: 'rule.stateTransition.purchase_completed', message: `event "purchase_completed" is not in the tenant's event definitions` },
+          {
+            path: 'rule.stateTransition.purchase_completed',
+            message: `event "purchase_completed" is not in the tenant's event definitions`,
+          },
           { path: 'rule.groupByConfig.groupByKeys[0]', message: '"storeId" is not a property of any event of rule.stateTransition' },
           { path: 'rule.contextParams[0]', message: '"storeId" is not a property of any event of rule.stateTransition' },
         ],
@@ -266,22 +388,37 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
     it('warns about undefined properties and type mismatches; the device adds app_name, platform and app_version', async () => {
       const ctas = tenant('validate-props');
       await defineEvents(ctas.tenantId, [
-        { eventName: 'store_opened', properties: [{ propertyName: 'source', type: 'Integer', isMandatory: true }, { propertyName: 'storeId', type: 'String', isMandatory: true }] },
+        {
+          eventName: 'store_opened',
+          properties: [
+            { propertyName: 'source', type: 'Integer', isMandatory: true },
+            { propertyName: 'storeId', type: 'String', isMandatory: true },
+          ],
+        },
         EXAMPLE_EVENTS[1],
       ]);
       const rule = withRule((r) => {
         r.cohortEligibility.excludes = [];
         r.stateTransition.store_opened['0'][0].filters.filter.push(leaf({ propertyName: 'platform', comparisonValue: 'android' }));
-        r.stateTransition.store_opened['1'][0].filters = { operator: 'OR', filter: [{ operator: 'AND', filter: [leaf({ propertyName: 'isMember', propertyType: 'boolean', comparisonValue: true })] }] };
+        r.stateTransition.store_opened['1'][0].filters = {
+          operator: 'OR',
+          filter: [{ operator: 'AND', filter: [leaf({ propertyName: 'isMember', propertyType: 'boolean', comparisonValue: true })] }],
+        };
       });
       const res = await validate(ctas.tenantId, { ...ctaBody({ rule }), name: undefined });
       expect(res.body.data).toEqual({
         valid: true,
         errors: [],
         warnings: [
-          { path: `${FIRST}.filters.filter[0].propertyType`, message: '"string" does not match the type "Integer" of property "source" of event "store_opened" (use number)' },
+          {
+            path: `${FIRST}.filters.filter[0].propertyType`,
+            message: '"string" does not match the type "Integer" of property "source" of event "store_opened" (use number)',
+          },
           { path: `${FIRST}.filters.filter[1].propertyName`, message: '"cartValue" is not a property of event "store_opened"' },
-          { path: 'rule.stateTransition.store_opened.1[0].filters.filter[0].filter[0].propertyName', message: '"isMember" is not a property of event "store_opened"' },
+          {
+            path: 'rule.stateTransition.store_opened.1[0].filters.filter[0].filter[0].propertyName',
+            message: '"isMember" is not a property of event "store_opened"',
+          },
         ],
       });
     });
@@ -325,7 +462,10 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
     it('refuses a body that is not an object, and is not taken for a CTA id', async () => {
       const res = await validate('validate-shape', [ctaBody()]);
       expect(res.body).toEqual(errorBody('INVALID_REQUEST', 'the body must be a JSON object: a CTA create body (name optional)'));
-      expect((await validate('validate-shape', {})).body.data).toMatchObject({ valid: false, errors: expect.arrayContaining([{ path: 'rule', message: 'must be an object' }]) });
+      expect((await validate('validate-shape', {})).body.data).toMatchObject({
+        valid: false,
+        errors: expect.arrayContaining([{ path: 'rule', message: 'must be an object' }]),
+      });
       expect((await api.get(VALIDATE, { 'x-tenant-id': 'validate-shape' })).body).toEqual(errorBody('CTA_ID_INVALID'));
     });
   });
@@ -333,7 +473,12 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
   describe('CTAs stored before the grammar', () => {
     /** The old examples' rule: a comparison without propertyType, with EQUALS. */
     const legacyRule = (): Rule =>
-      withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter = [{ propertyName: 'source', comparisonType: 'EQUALS', comparisonValue: 'home' }]));
+      withRule(
+        (r) =>
+          (r.stateTransition.store_opened['0'][0].filters.filter = [
+            { propertyName: 'source', comparisonType: 'EQUALS', comparisonValue: 'home' },
+          ]),
+      );
 
     it('still read, list, change status and launch, with their tag; an update must send a valid rule', async () => {
       const ctas = tenant('legacy');
@@ -377,11 +522,17 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
         [String(id), legacyRule().stateTransition],
       ]);
       expect(launched.body.data.behaviourTags).toEqual([
-        { behaviourTagName: 'old-tag', exposureRule: { ...examples.tag.exposureRule, ctasResetAt: [] }, ctaRelation: { ...legacyRelation, activeCtas: [] } },
+        {
+          behaviourTagName: 'old-tag',
+          exposureRule: { ...examples.tag.exposureRule, ctasResetAt: [] },
+          ctaRelation: { ...legacyRelation, activeCtas: [] },
+        },
       ]);
       expect((await ctas.status(id, 'pause')).status).toBe(200);
       const { behaviourTagName: _name, ...tagUpdate } = { ...examples.tag, linkedCtas: [id], ctaRelation: legacyRelation };
-      expect((await api.put('/engine/behaviour-tags/old-tag', tagUpdate, ctas.headers())).body).toEqual(errorBody('CAMPAIGN_INVALID', expect.stringMatching(/^ctaRelation: shownCta ANY with hideCta LIST /)));
+      expect((await api.put('/engine/behaviour-tags/old-tag', tagUpdate, ctas.headers())).body).toEqual(
+        errorBody('CAMPAIGN_INVALID', expect.stringMatching(/^ctaRelation: shownCta ANY with hideCta LIST /)),
+      );
       const refused = await ctas.update(id, { rule: legacyRule() });
       expect(refused.body).toEqual(
         errorBody('INVALID_REQUEST', `${FIRST}.filters.filter[0].propertyType: nothing is not one of string, number, boolean`),

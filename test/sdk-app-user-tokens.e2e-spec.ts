@@ -64,7 +64,10 @@ eachDatabase('SDK app-user tokens (HS256)', (database) => {
     expect(await launch('43', bearer(token))).toMatchObject({ status: 403, body: ANOTHER_USERS_TOKEN });
     expect(await delta('43', bearer(token), deltaFor('forged'))).toMatchObject({ status: 403, body: ANOTHER_USERS_TOKEN });
     // A user id beyond 64 bits, or one that is not a number, is nobody's.
-    expect(await launch('42', bearer(await hs256Token('9223372036854775850', now())))).toMatchObject({ status: 403, body: ANOTHER_USERS_TOKEN });
+    expect(await launch('42', bearer(await hs256Token('9223372036854775850', now())))).toMatchObject({
+      status: 403,
+      body: ANOTHER_USERS_TOKEN,
+    });
     expect(await launch('42', bearer(await hs256Token('user-42', now())))).toMatchObject({ status: 403, body: ANOTHER_USERS_TOKEN });
 
     const own = await launch('43', bearer(await hs256Token('43', now())));
@@ -73,10 +76,22 @@ eachDatabase('SDK app-user tokens (HS256)', (database) => {
 
   it('refuses a missing token or one without the Bearer scheme with 401 UNAUTHORIZED', async () => {
     const token = await hs256Token('42', now());
-    const refused: Record<string, string>[] = [{}, { authorization: token }, { authorization: `Basic ${token}` }, { authorization: 'Bearer ' }, { 'x-api-key': token }];
+    const refused: Record<string, string>[] = [
+      {},
+      { authorization: token },
+      { authorization: `Basic ${token}` },
+      { authorization: 'Bearer ' },
+      { 'x-api-key': token },
+    ];
     for (const headers of refused) {
-      expect({ headers, response: await launch('42', headers) }).toMatchObject({ headers, response: { status: 401, body: TOKEN_REQUIRED } });
-      expect({ headers, response: await delta('42', headers, {}) }).toMatchObject({ headers, response: { status: 401, body: TOKEN_REQUIRED } });
+      expect({ headers, response: await launch('42', headers) }).toMatchObject({
+        headers,
+        response: { status: 401, body: TOKEN_REQUIRED },
+      });
+      expect({ headers, response: await delta('42', headers, {}) }).toMatchObject({
+        headers,
+        response: { status: 401, body: TOKEN_REQUIRED },
+      });
     }
   });
 
@@ -85,14 +100,25 @@ eachDatabase('SDK app-user tokens (HS256)', (database) => {
     const [header, , signature] = token.split('.');
     const tampered = `${header}.${Buffer.from(JSON.stringify({ sub: '43', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE })).toString('base64url')}.${signature}`;
     const refusals: [string, string, string][] = [
-      ['another secret', await hs256Token('42', now(), {}, 'a-different-secret-of-at-least-32-bytes'), 'the app-user token has a signature that does not verify'],
+      [
+        'another secret',
+        await hs256Token('42', now(), {}, 'a-different-secret-of-at-least-32-bytes'),
+        'the app-user token has a signature that does not verify',
+      ],
       ['a tampered payload', tampered, 'the app-user token has a signature that does not verify'],
       ['alg none', unsignedToken('42', now()), 'the app-user token is signed with an algorithm that is not accepted'],
-      ['an RS256 token', await keySetToken(await signingKey('k1', 'RS256'), '42', now()), 'the app-user token is signed with an algorithm that is not accepted'],
+      [
+        'an RS256 token',
+        await keySetToken(await signingKey('k1', 'RS256'), '42', now()),
+        'the app-user token is signed with an algorithm that is not accepted',
+      ],
       ['not a JWT', 'not-a-token', 'the app-user token is malformed'],
     ];
     for (const [what, refused, message] of refusals) {
-      expect({ what, response: await launch('42', bearer(refused)) }).toMatchObject({ what, response: { status: 401, body: errorBody('UNAUTHORIZED', message) } });
+      expect({ what, response: await launch('42', bearer(refused)) }).toMatchObject({
+        what,
+        response: { status: 401, body: errorBody('UNAUTHORIZED', message) },
+      });
     }
     expect(await delta('42', bearer(unsignedToken('43', now())), deltaFor('unsigned'))).toMatchObject({ status: 401 });
   });
@@ -105,14 +131,20 @@ eachDatabase('SDK app-user tokens (HS256)', (database) => {
     ];
     for (const [what, payload, message] of refusals) {
       const token = await hs256Token('42', now(), { payload });
-      expect({ what, response: await launch('42', bearer(token)) }).toMatchObject({ what, response: { status: 401, body: errorBody('UNAUTHORIZED', message) } });
+      expect({ what, response: await launch('42', bearer(token)) }).toMatchObject({
+        what,
+        response: { status: 401, body: errorBody('UNAUTHORIZED', message) },
+      });
     }
   });
 
   it('accepts a token expired within the 30 s clock tolerance, refuses one expired before', async () => {
     expect((await launch('42', bearer(await hs256Token('42', now(), { expiresIn: -20 })))).status).toBe(200);
     const expired = await hs256Token('42', now(), { expiresIn: -40 });
-    expect(await launch('42', bearer(expired))).toMatchObject({ status: 401, body: errorBody('UNAUTHORIZED', 'the app-user token has expired') });
+    expect(await launch('42', bearer(expired))).toMatchObject({
+      status: 401,
+      body: errorBody('UNAUTHORIZED', 'the app-user token has expired'),
+    });
   });
 
   it('stops accepting a verified (cached) token once it expires', async () => {
@@ -120,12 +152,18 @@ eachDatabase('SDK app-user tokens (HS256)', (database) => {
     expect((await launch('42', bearer(token))).status).toBe(200);
     expect((await launch('42', bearer(token))).status).toBe(200);
     api.clock.advance(2 * MINUTE);
-    expect(await launch('42', bearer(token))).toMatchObject({ status: 401, body: errorBody('UNAUTHORIZED', 'the app-user token has expired') });
+    expect(await launch('42', bearer(token))).toMatchObject({
+      status: 401,
+      body: errorBody('UNAUTHORIZED', 'the app-user token has expired'),
+    });
   });
 
   it('checks the token before auth-userid: a non-numeric auth-userid with a valid token is 400', async () => {
     const token = await hs256Token('42', now());
-    expect(await launch('user-42', bearer(token))).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST', "header 'auth-userid' must be a decimal integer") });
+    expect(await launch('user-42', bearer(token))).toMatchObject({
+      status: 400,
+      body: errorBody('INVALID_REQUEST', "header 'auth-userid' must be a decimal integer"),
+    });
     expect(await launch('user-42', {})).toMatchObject({ status: 401, body: TOKEN_REQUIRED });
   });
 
@@ -165,7 +203,10 @@ eachDatabase('SDK app-user tokens with SDK keys', (database) => {
     });
     const keyRefused = errorBody('UNAUTHORIZED', 'a valid API key is required in Authorization: Bearer <key> or x-api-key');
     expect(await api.post(LAUNCH, undefined, headers(bearer(token)))).toMatchObject({ status: 401, body: keyRefused });
-    expect(await api.post(LAUNCH, undefined, headers({ ...bearer(token), 'x-api-key': 'wrong' }))).toMatchObject({ status: 401, body: keyRefused });
+    expect(await api.post(LAUNCH, undefined, headers({ ...bearer(token), 'x-api-key': 'wrong' }))).toMatchObject({
+      status: 401,
+      body: keyRefused,
+    });
     expect(await api.post(LAUNCH, undefined, headers({ 'x-api-key': SDK_KEY }))).toMatchObject({ status: 401, body: TOKEN_REQUIRED });
     // The key as the bearer is no app-user token.
     expect(await api.post(LAUNCH, undefined, headers(bearer(SDK_KEY)))).toMatchObject({ status: 401 });
@@ -208,12 +249,27 @@ describe('SDK app-user tokens from a JWKS URL (RS256, ES256)', () => {
   const passMinutes = (minutes: number) => jest.setSystemTime(Date.now() + minutes * MINUTE + 1);
 
   beforeAll(async () => {
-    [first, second, unknown] = await Promise.all([signingKey('2026-01', 'RS256'), signingKey('2026-02', 'ES256'), signingKey('never-published', 'RS256')]);
+    [first, second, unknown] = await Promise.all([
+      signingKey('2026-01', 'RS256'),
+      signingKey('2026-02', 'ES256'),
+      signingKey('never-published', 'RS256'),
+    ]);
     keySet = await KeySetServer.start();
     keySet.serve(first);
     api = await TestApp.start('sqlite', { SDK_JWT_JWKS_URL: keySet.url, SDK_JWT_ISSUER: TOKEN_ISSUER, SDK_JWT_AUDIENCE: TOKEN_AUDIENCE });
     jest.useFakeTimers({
-      doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+      doNotFake: [
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'setImmediate',
+        'clearImmediate',
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+      ],
     });
   });
   afterAll(async () => {
@@ -229,7 +285,10 @@ describe('SDK app-user tokens from a JWKS URL (RS256, ES256)', () => {
     // The issuer starts signing with a new key: until a minute has passed since the last fetch, it is unknown.
     keySet.serve(first, second);
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect(await launchWith(second)).toMatchObject({ status: 401, body: errorBody('UNAUTHORIZED', 'the app-user token names a key (kid) that the key set does not hold') });
+      expect(await launchWith(second)).toMatchObject({
+        status: 401,
+        body: errorBody('UNAUTHORIZED', 'the app-user token names a key (kid) that the key set does not hold'),
+      });
       expect(await launchWith(unknown)).toMatchObject({ status: 401 });
     }
     expect(keySet.requests).toBe(1);
@@ -250,12 +309,17 @@ describe('SDK app-user tokens from a JWKS URL (RS256, ES256)', () => {
   });
 
   it("refuses HS256 tokens and another user's token", async () => {
-    expect(await api.post(LAUNCH, undefined, { ...sdkHeaders('jwks', '42'), ...bearer(await hs256Token('42', api.clock.now())) })).toMatchObject({
+    expect(
+      await api.post(LAUNCH, undefined, { ...sdkHeaders('jwks', '42'), ...bearer(await hs256Token('42', api.clock.now())) }),
+    ).toMatchObject({
       status: 401,
       body: errorBody('UNAUTHORIZED', 'the app-user token is signed with an algorithm that is not accepted'),
     });
     const token = await keySetToken(first, '42', api.clock.now());
-    expect(await api.post(LAUNCH, undefined, { ...sdkHeaders('jwks', '43'), ...bearer(token) })).toMatchObject({ status: 403, body: ANOTHER_USERS_TOKEN });
+    expect(await api.post(LAUNCH, undefined, { ...sdkHeaders('jwks', '43'), ...bearer(token) })).toMatchObject({
+      status: 403,
+      body: ANOTHER_USERS_TOKEN,
+    });
   });
 
   it('answers 503 with Retry-After, not 401, while the key set cannot be fetched; cached tokens still pass', async () => {
@@ -269,7 +333,10 @@ describe('SDK app-user tokens from a JWKS URL (RS256, ES256)', () => {
     passMinutes(2);
     const fresh = await keySetToken(first, '42', api.clock.now());
     const response = await launchAs('42', fresh);
-    expect(response).toMatchObject({ status: 503, body: errorBody('SERVICE_UNAVAILABLE', 'the keys to verify app-user tokens are unavailable, retry later') });
+    expect(response).toMatchObject({
+      status: 503,
+      body: errorBody('SERVICE_UNAVAILABLE', 'the keys to verify app-user tokens are unavailable, retry later'),
+    });
     expect(response.headers['retry-after']).toBe('5');
     expect((await launchAs('44', cached)).status).toBe(200);
     keySet.failWith = null;

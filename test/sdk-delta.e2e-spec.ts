@@ -112,7 +112,9 @@ eachDatabase('SDK snapshot delta', (database) => {
     await catalogue.status(id, 'live');
     await delta(catalogue.tenantId, '9', {
       ctas: [{ ctaId: id, activeStateMachines: {}, resetAt: [1, 2], actionDoneAt: [3] }],
-      behaviourTags: [{ behaviourTagName: 'tag-a', exposureRule: { ctasResetAt: [{ ctaId: id, resetAt: 4 }] }, ctaRelation: { activeCtas: [id] } }],
+      behaviourTags: [
+        { behaviourTagName: 'tag-a', exposureRule: { ctasResetAt: [{ ctaId: id, resetAt: 4 }] }, ctaRelation: { activeCtas: [id] } },
+      ],
     });
     await delta(catalogue.tenantId, '9', {
       ctas: [{ ctaId: id, activeStateMachines: {}, resetAt: [5] }],
@@ -161,8 +163,14 @@ eachDatabase('SDK snapshot delta', (database) => {
     ['a snapshot without ctaId', { ctas: [{ activeStateMachines: {} }] }],
     ['a snapshot without activeStateMachines', { ctas: [{ ctaId: '1' }] }],
     ['a machine without createdAt', { ctas: [{ ctaId: '1', activeStateMachines: { k: { currentState: '1', lastTransitionAt: 1 } } }] }],
-    ['lastTransitionAt as a string', { ctas: [{ ctaId: '1', activeStateMachines: { k: { currentState: '1', lastTransitionAt: '1', createdAt: 1 } } }] }],
-    ['a numeric currentState', { ctas: [{ ctaId: '1', activeStateMachines: { k: { currentState: 1, lastTransitionAt: 1, createdAt: 1 } } }] }],
+    [
+      'lastTransitionAt as a string',
+      { ctas: [{ ctaId: '1', activeStateMachines: { k: { currentState: '1', lastTransitionAt: '1', createdAt: 1 } } }] },
+    ],
+    [
+      'a numeric currentState',
+      { ctas: [{ ctaId: '1', activeStateMachines: { k: { currentState: 1, lastTransitionAt: 1, createdAt: 1 } } }] },
+    ],
     ['reset as a string', { ctas: [{ ctaId: '1', activeStateMachines: { k: { ...machine('1', 1), reset: 'true' } } }] }],
     ['resetAt with strings', { ctas: [{ ctaId: '1', activeStateMachines: {}, resetAt: ['1'] }] }],
     ['a tag without behaviourTagName', { behaviourTags: [{ ctaRelation: { activeCtas: [] } }] }],
@@ -212,10 +220,14 @@ eachDatabase('SDK snapshot delta', (database) => {
     const t = api.clock.now();
     const keys = Array.from({ length: 60 }, (_, index) => `machine-${index}`);
     const responses = await Promise.all(
-      keys.map((key) => delta(catalogue.tenantId, '1234567890123456789', { ctas: [{ ctaId: id, activeStateMachines: { [key]: machine('1', t) } }] })),
+      keys.map((key) =>
+        delta(catalogue.tenantId, '1234567890123456789', { ctas: [{ ctaId: id, activeStateMachines: { [key]: machine('1', t) } }] }),
+      ),
     );
     expect(responses.every((response) => response.status === 200 && response.body.data === true)).toBe(true);
-    expect(Object.keys((await stateOf(catalogue.tenantId, '1234567890123456789', id)).activeStateMachines).sort()).toEqual([...keys].sort());
+    expect(Object.keys((await stateOf(catalogue.tenantId, '1234567890123456789', id)).activeStateMachines).sort()).toEqual(
+      [...keys].sort(),
+    );
   });
 
   it('loses none of 50 merges racing from two instances (the database version check, not the in-process queue)', async () => {
@@ -251,7 +263,9 @@ eachDatabase('SDK snapshot delta', (database) => {
     expect(await store.write('delta-store', '1', '{"ctas":[],"tags":[]}', undefined, now)).toBe(true);
     expect(await store.write('delta-store', '1', '{"ctas":[],"tags":[]}', undefined, now)).toBe(false);
     const read = await store.read('delta-store', '1');
-    expect(await store.write('delta-store', '1', '{"ctas":[],"tags":[["a",{"activeCtas":[],"ctasResetAt":[]}]]}', read!.version, now)).toBe(true);
+    expect(await store.write('delta-store', '1', '{"ctas":[],"tags":[["a",{"activeCtas":[],"ctasResetAt":[]}]]}', read!.version, now)).toBe(
+      true,
+    );
     expect(await store.write('delta-store', '1', '{"ctas":[],"tags":[]}', read!.version, now)).toBe(false);
     expect((await store.read('delta-store', '1'))!.json).toContain('"a"');
   });

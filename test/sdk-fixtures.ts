@@ -94,11 +94,18 @@ export class AdminCatalogue {
   }
 
   async updateTag(name: string, linkedCtas: string[]): Promise<void> {
-    this.expectOk(await this.api.put(`/engine/behaviour-tags/${encodeURIComponent(name)}`, this.tagBody(linkedCtas), this.headers()), 'update tag');
+    this.expectOk(
+      await this.api.put(`/engine/behaviour-tags/${encodeURIComponent(name)}`, this.tagBody(linkedCtas), this.headers()),
+      'update tag',
+    );
   }
 
   async testCta(userIds: number[], expiresInMinutes: number, rule: Record<string, unknown> = {}): Promise<string> {
-    const response = await this.api.post('/engine/ctas/test/create', { userIds, expiresInMinutes, rule: { ...examples.rule(), ...rule } }, this.headers());
+    const response = await this.api.post(
+      '/engine/ctas/test/create',
+      { userIds, expiresInMinutes, rule: { ...examples.rule(), ...rule } },
+      this.headers(),
+    );
     this.expectOk(response, 'create test CTA');
     return String(response.body.data);
   }

@@ -169,7 +169,10 @@ eachDatabase('SDK launch', (database) => {
     await catalogue.status(id, 'pause');
     expect((await launch(catalogue.tenantId, '5')).body).toEqual(EMPTY);
     await catalogue.status(id, 'live');
-    expect((await launch(catalogue.tenantId, '5')).body.data.ctas[0]).toMatchObject({ activeStateMachines: { k: machine('1', now) }, resetAt: [now] });
+    expect((await launch(catalogue.tenantId, '5')).body.data.ctas[0]).toMatchObject({
+      activeStateMachines: { k: machine('1', now) },
+      resetAt: [now],
+    });
 
     // Paused, then scheduled for later: neither live nor paused, so its users' state goes.
     await catalogue.status(id, 'pause');
@@ -243,7 +246,9 @@ eachDatabase('SDK launch', (database) => {
     const store = api.service(UserStateStore);
     const readMany = jest.spyOn(store as unknown as { readMany: (tenantId: string, userIds: string[]) => Promise<unknown[]> }, 'readMany');
     try {
-      const launches = tenants.flatMap((catalogue, t) => users.map((user, index) => ({ t, index, response: launch(catalogue.tenantId, user) })));
+      const launches = tenants.flatMap((catalogue, t) =>
+        users.map((user, index) => ({ t, index, response: launch(catalogue.tenantId, user) })),
+      );
       for (const { t, index, response } of launches) {
         const machines = (await response).body.data.ctas[0].activeStateMachines;
         expect({ t, index, machines }).toEqual({ t, index, machines: hasState(index) ? { k: machine(`${t}-${index}`, now) } : {} });
@@ -260,7 +265,11 @@ eachDatabase('SDK launch', (database) => {
   it('reads the client headers as existing SDKs send them', async () => {
     const catalogue = tenant();
     const id = await catalogue.cta();
-    const response = await api.post(LAUNCH, undefined, { 'x-tenant-id': catalogue.tenantId, 'auth-userid': '9223372036854775807', 'api-version': '2' });
+    const response = await api.post(LAUNCH, undefined, {
+      'x-tenant-id': catalogue.tenantId,
+      'auth-userid': '9223372036854775807',
+      'api-version': '2',
+    });
     expect(ctaIds(response)).toEqual([id]);
   });
 

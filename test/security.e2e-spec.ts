@@ -68,8 +68,7 @@ eachDatabase('access control', (database) => {
     expect(warnings).not.toHaveBeenCalledWith(OPEN_ADMIN_API_WARNING);
   });
 
-  const send = (route: Route, headers: Record<string, string>) =>
-    api.request(route.method, route.path, { body: route.body, headers });
+  const send = (route: Route, headers: Record<string, string>) => api.request(route.method, route.path, { body: route.body, headers });
 
   /** Past the guard: whatever the route answers, it is not the key's refusal. */
   const expectAdmitted = (response: { status: number; body: any }) => {
@@ -103,7 +102,12 @@ eachDatabase('access control', (database) => {
 
   describe.each(SDK_ROUTES.map((route) => [label(route), route] as const))('SDK %s', (_, route) => {
     it('refuses a request without a key, or with a wrong one or an admin key', async () => {
-      const refused: Record<string, string>[] = [{}, { 'x-api-key': 'wrong' }, { 'x-api-key': ADMIN_KEY }, { authorization: `Bearer ${ADMIN_KEY}` }];
+      const refused: Record<string, string>[] = [
+        {},
+        { 'x-api-key': 'wrong' },
+        { 'x-api-key': ADMIN_KEY },
+        { authorization: `Bearer ${ADMIN_KEY}` },
+      ];
       for (const headers of refused) {
         const response = await send(route, { ...SDK_HEADERS, ...headers });
         expect({ headers, status: response.status, body: response.body }).toEqual({ headers, status: 401, body: UNAUTHORIZED });
@@ -199,7 +203,14 @@ eachDatabase('security headers and CORS', (database) => {
     expect(response.status).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('https://panel.example.com');
     // The panel also edits and deletes: PUT, PATCH and DELETE beyond the plugin's default GET, HEAD, POST.
-    expect(String(response.headers['access-control-allow-methods']).split(/, */).sort()).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT']);
+    expect(String(response.headers['access-control-allow-methods']).split(/, */).sort()).toEqual([
+      'DELETE',
+      'GET',
+      'HEAD',
+      'PATCH',
+      'POST',
+      'PUT',
+    ]);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -80,7 +80,10 @@ eachDatabase('graceful shutdown', (database) => {
     let entered!: () => void;
     const inHandler = new Promise<void>((resolve) => (entered = resolve));
     const filterValues = CtaListingService.prototype.filterValues;
-    jest.spyOn(CtaListingService.prototype, 'filterValues').mockImplementationOnce(async function (this: CtaListingService, tenantId: string) {
+    jest.spyOn(CtaListingService.prototype, 'filterValues').mockImplementationOnce(async function (
+      this: CtaListingService,
+      tenantId: string,
+    ) {
       entered();
       await sleep(SLOW_MS);
       return filterValues.call(this, tenantId);

@@ -19,8 +19,14 @@ eachDatabase('Test CTAs', (database) => {
   afterAll(() => api.close());
 
   const headers = (tenantId: string) => ({ 'x-tenant-id': tenantId, user: 'qa@example.com' });
-  const testBody = (fields: Record<string, unknown> = {}) => ({ userIds: [101, 102], expiresInMinutes: 60, rule: examples.rule(), ...fields });
-  const createTest = (tenantId: string, fields: Record<string, unknown> = {}) => api.post('/engine/ctas/test/create', testBody(fields), headers(tenantId));
+  const testBody = (fields: Record<string, unknown> = {}) => ({
+    userIds: [101, 102],
+    expiresInMinutes: 60,
+    rule: examples.rule(),
+    ...fields,
+  });
+  const createTest = (tenantId: string, fields: Record<string, unknown> = {}) =>
+    api.post('/engine/ctas/test/create', testBody(fields), headers(tenantId));
   const createdTest = async (tenantId: string, fields: Record<string, unknown> = {}): Promise<number> => {
     const res = await createTest(tenantId, fields);
     expect(res.status).toBe(200);
@@ -43,7 +49,14 @@ eachDatabase('Test CTAs', (database) => {
       expect(res.body).toEqual({ data: expect.any(Number) });
       const id = res.body.data;
       const stored = await row('test-happy', id);
-      expect(stored).toMatchObject({ name: `test-${id}`, team: 'test', status: 'live', isTest: true, createdBy: 'qa@example.com', endTime: null });
+      expect(stored).toMatchObject({
+        name: `test-${id}`,
+        team: 'test',
+        status: 'live',
+        isTest: true,
+        createdBy: 'qa@example.com',
+        endTime: null,
+      });
       expect(stored!.expiresAt).toBeGreaterThanOrEqual(now + 90 * MINUTE);
       expect(stored!.expiresAt).toBeLessThan(now + 91 * MINUTE);
       expect(await targetedUsers('test-happy', id)).toEqual(['101', '102']);
@@ -115,7 +128,11 @@ eachDatabase('Test CTAs', (database) => {
       ['previousCtaId malformed', { previousCtaId: 'abc' }, 'previousCtaId'],
       ['previousCtaId negative', { previousCtaId: -3 }, 'previousCtaId'],
       ['rule missing', { rule: undefined }, 'rule'],
-      ['rule invalid', { rule: { ...examples.rule(), frequency: { ...examples.rule().frequency, window: { limit: 1, unit: 'weeks', value: 1 } } } }, 'rule.frequency.window.unit: must be one of days, hours, minutes, seconds'],
+      [
+        'rule invalid',
+        { rule: { ...examples.rule(), frequency: { ...examples.rule().frequency, window: { limit: 1, unit: 'weeks', value: 1 } } } },
+        'rule.frequency.window.unit: must be one of days, hours, minutes, seconds',
+      ],
     ];
     it.each(invalid)('rejects %s with CTA_CREATION_ERROR, writing nothing', async (_case, fields, message) => {
       const res = await createTest('test-invalid', fields);

@@ -32,11 +32,17 @@ eachDatabase('bounded per-user state (DESIGN §11)', (database) => {
     const response = await launch(tenantId, userId);
     expect(response.status).toBe(200);
     return Object.fromEntries(
-      response.body.data.ctas.map((cta: { ctaId: string; activeStateMachines: object }) => [cta.ctaId, Object.keys(cta.activeStateMachines)]),
+      response.body.data.ctas.map((cta: { ctaId: string; activeStateMachines: object }) => [
+        cta.ctaId,
+        Object.keys(cta.activeStateMachines),
+      ]),
     ) as Record<string, string[]>;
   };
   const storedBytes = async (tenantId: string, userId: string): Promise<number> => {
-    const [row] = await dataSourceOf(api).query('SELECT state FROM sdk_user_states WHERE tenant_id = ? AND user_id = ?', [tenantId, userId]);
+    const [row] = await dataSourceOf(api).query('SELECT state FROM sdk_user_states WHERE tenant_id = ? AND user_id = ?', [
+      tenantId,
+      userId,
+    ]);
     return Buffer.byteLength(row.state);
   };
 
@@ -50,7 +56,11 @@ eachDatabase('bounded per-user state (DESIGN §11)', (database) => {
     const catalogue = tenant();
     const ctaId = await catalogue.cta();
     const before = truncations(await metrics(), 'machines_per_cta');
-    const response = await api.post(DELTA, { ctas: [{ ctaId, activeStateMachines: machinesFrom(0, 150) }] }, sdkHeaders(catalogue.tenantId, '1'));
+    const response = await api.post(
+      DELTA,
+      { ctas: [{ ctaId, activeStateMachines: machinesFrom(0, 150) }] },
+      sdkHeaders(catalogue.tenantId, '1'),
+    );
     expect([response.status, response.body]).toEqual([200, { data: true }]);
     expect((await machineKeys(catalogue.tenantId, '1'))[ctaId].sort()).toEqual(Object.keys(machinesFrom(50, 100)).sort());
     expect(truncations(await metrics(), 'machines_per_cta') - before).toBe(50);
@@ -61,8 +71,13 @@ eachDatabase('bounded per-user state (DESIGN §11)', (database) => {
     const ctaId = await catalogue.cta();
     expect((await launch(catalogue.tenantId, '2', { ctas: [{ ctaId, activeStateMachines: machinesFrom(100, 80) }] })).status).toBe(200);
     // Older than every stored one, then newer: the cap keeps the newest 100 of the 180.
-    expect((await api.post(DELTA, { ctas: [{ ctaId, activeStateMachines: machinesFrom(0, 20) }] }, sdkHeaders(catalogue.tenantId, '2'))).status).toBe(200);
-    expect((await api.post(DELTA, { ctas: [{ ctaId, activeStateMachines: machinesFrom(180, 80) }] }, sdkHeaders(catalogue.tenantId, '2'))).status).toBe(200);
+    expect(
+      (await api.post(DELTA, { ctas: [{ ctaId, activeStateMachines: machinesFrom(0, 20) }] }, sdkHeaders(catalogue.tenantId, '2'))).status,
+    ).toBe(200);
+    expect(
+      (await api.post(DELTA, { ctas: [{ ctaId, activeStateMachines: machinesFrom(180, 80) }] }, sdkHeaders(catalogue.tenantId, '2')))
+        .status,
+    ).toBe(200);
     expect((await machineKeys(catalogue.tenantId, '2'))[ctaId].sort()).toEqual(Object.keys(machinesFrom(160, 100)).sort());
   });
 
@@ -76,7 +91,12 @@ eachDatabase('bounded per-user state (DESIGN §11)', (database) => {
     const odd = Object.fromEntries(Object.entries(machinesFrom(0, 200, padding)).filter((_, index) => index % 2 === 1));
     const response = await api.post(
       DELTA,
-      { ctas: [{ ctaId: first, activeStateMachines: even }, { ctaId: second, activeStateMachines: odd }] },
+      {
+        ctas: [
+          { ctaId: first, activeStateMachines: even },
+          { ctaId: second, activeStateMachines: odd },
+        ],
+      },
       sdkHeaders(catalogue.tenantId, '3'),
     );
     expect([response.status, response.body]).toEqual([200, { data: true }]);

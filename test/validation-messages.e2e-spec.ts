@@ -27,8 +27,20 @@ eachDatabase('Validation messages', (database) => {
 
   it.each<[string, string, unknown, string, string]>([
     ['a CTA', '/engine/ctas', {}, 'INVALID_REQUEST', 'name is required; tags is required; team is required; rule is required'],
-    ['a test CTA', '/engine/ctas/test/create', {}, 'CTA_CREATION_ERROR', 'userIds is required; expiresInMinutes is required; rule is required'],
-    ['a behaviour tag', '/engine/behaviour-tags', {}, 'CAMPAIGN_INVALID', 'behaviourTagName is required; exposureRule is required; ctaRelation is required; linkedCtas is required'],
+    [
+      'a test CTA',
+      '/engine/ctas/test/create',
+      {},
+      'CTA_CREATION_ERROR',
+      'userIds is required; expiresInMinutes is required; rule is required',
+    ],
+    [
+      'a behaviour tag',
+      '/engine/behaviour-tags',
+      {},
+      'CAMPAIGN_INVALID',
+      'behaviourTagName is required; exposureRule is required; ctaRelation is required; linkedCtas is required',
+    ],
     ['events', '/engine/events', {}, 'INVALID_REQUEST', 'events is required'],
     ['event properties', '/engine/events/store_opened', {}, 'INVALID_REQUEST', 'properties is required'],
   ])('lists every missing field of %s, with its code', async (_body, path, body, code, message) => {
@@ -44,7 +56,9 @@ eachDatabase('Validation messages', (database) => {
           'description must be a string; startTime must be an integer number; rule must be an object',
       ),
     );
-    expect(await refusal('/engine/ctas', { name: 'n', tags: ['ok', 7], team: 't', rule })).toEqual(errorBody('INVALID_REQUEST', 'each value in tags must be a string'));
+    expect(await refusal('/engine/ctas', { name: 'n', tags: ['ok', 7], team: 't', rule })).toEqual(
+      errorBody('INVALID_REQUEST', 'each value in tags must be a string'),
+    );
   });
 
   it('paths nested fields with dots and list elements with [i]', async () => {
@@ -97,14 +111,22 @@ eachDatabase('Validation messages', (database) => {
     const now = api.clock.now();
     const past = now - 3 * MINUTE;
     const ahead = now + 6 * 365 * DAY;
-    const { message } = (await refusal('/engine/ctas', { name: 'timed', tags: [], team: 'growth', rule, startTime: past, endTime: ahead })).error;
+    const { message } = (await refusal('/engine/ctas', { name: 'timed', tags: [], team: 'growth', rule, startTime: past, endTime: ahead }))
+      .error;
     const time = '(\\S+) \\((\\d+)\\)';
     const window = `must lie between ${time} \\(now - 120000 ms\\) and ${time} \\(now \\+ 1825 days\\)`;
-    const parts = new RegExp(`^startTime ${window}, not ${time}, in the past; endTime ${window}, not ${time}, too far ahead$`).exec(message);
+    const parts = new RegExp(`^startTime ${window}, not ${time}, in the past; endTime ${window}, not ${time}, too far ahead$`).exec(
+      message,
+    );
     expect(parts).not.toBeNull();
     const [, earliestIso, earliest, latestIso, latest, startIso, start, , , , , endIso, end] = parts as RegExpExecArray;
     // Each time is shown as its ISO 8601 text beside the epoch value, and the window is the one around now.
-    for (const [iso, epoch] of [[startIso, start], [earliestIso, earliest], [latestIso, latest], [endIso, end]]) {
+    for (const [iso, epoch] of [
+      [startIso, start],
+      [earliestIso, earliest],
+      [latestIso, latest],
+      [endIso, end],
+    ]) {
       expect(new Date(iso).getTime()).toBe(Number(epoch));
     }
     expect([Number(start), Number(end)]).toEqual([past, ahead]);
@@ -112,18 +134,22 @@ eachDatabase('Validation messages', (database) => {
     expect(Number(latest) - Number(earliest)).toBe(1825 * DAY + 2 * MINUTE);
 
     const begin = now + DAY;
-    expect(await refusal('/engine/ctas', { name: 'timed', tags: [], team: 'growth', rule, startTime: begin, endTime: begin - MINUTE })).toEqual(
-      errorBody('INVALID_REQUEST', `endTime must be after startTime ${instant(begin)}, not ${instant(begin - MINUTE)}`),
-    );
+    expect(
+      await refusal('/engine/ctas', { name: 'timed', tags: [], team: 'growth', rule, startTime: begin, endTime: begin - MINUTE }),
+    ).toEqual(errorBody('INVALID_REQUEST', `endTime must be after startTime ${instant(begin)}, not ${instant(begin - MINUTE)}`));
   });
 
   it('names wrong fields, rule problems and time problems of one body together', async () => {
     const past = api.clock.now() - 3 * MINUTE;
     const body = { name: 123, tags: 'onboarding', team: 'growth', rule: { ...rule, priority: 'high' }, startTime: past };
     const { message } = (await refusal('/engine/ctas', body)).error;
-    expect(message).toMatch(/^name must be a string; tags must be an array; rule\.priority: [^;]+; startTime must lie between .*, not \S+Z \(\d+\), in the past$/);
+    expect(message).toMatch(
+      /^name must be a string; tags must be an array; rule\.priority: [^;]+; startTime must lie between .*, not \S+Z \(\d+\), in the past$/,
+    );
     const test = { userIds: 5, expiresInMinutes: 60, rule: { ...rule, priority: 'high' } };
-    expect(await refusal('/engine/ctas/test/create', test)).toEqual(errorBody('CTA_CREATION_ERROR', expect.stringMatching(/^userIds must be an array; rule\.priority: [^;]+$/)));
+    expect(await refusal('/engine/ctas/test/create', test)).toEqual(
+      errorBody('CTA_CREATION_ERROR', expect.stringMatching(/^userIds must be an array; rule\.priority: [^;]+$/)),
+    );
   });
 
   it('answers a time beyond any date with a 400 naming it, not a 500', async () => {
@@ -133,7 +159,9 @@ eachDatabase('Validation messages', (database) => {
 
   it('names a rule problem and a time problem of one body together', async () => {
     const past = api.clock.now() - 3 * MINUTE;
-    const { message } = (await refusal('/engine/ctas', { name: 'both', tags: [], team: 'growth', rule: { ...rule, priority: 'high' }, startTime: past })).error;
+    const { message } = (
+      await refusal('/engine/ctas', { name: 'both', tags: [], team: 'growth', rule: { ...rule, priority: 'high' }, startTime: past })
+    ).error;
     expect(message).toMatch(/^rule\.priority: .*; startTime must lie between .*, not \S+Z \(\d+\), in the past$/);
   });
 
@@ -142,7 +170,10 @@ eachDatabase('Validation messages', (database) => {
     const created = await api.post('/engine/ctas', { name: 'to-schedule', tags: [], team: 'growth', rule, startTime: start }, OPERATOR);
     api.clock.advance(2 * MINUTE);
     const { message } = (await refusal(`/engine/ctas/${created.body.data}/schedule`, undefined, 'PUT')).error;
-    expect(message).toMatch(new RegExp(`^cannot schedule CTA ${created.body.data}: its startTime ${instant(start).replace(/[.()]/g, '\\$&')} is in the past \\(now \\S+Z \\(\\d+\\)\\)$`));
+    expect(message).toMatch(
+      new RegExp(
+        `^cannot schedule CTA ${created.body.data}: its startTime ${instant(start).replace(/[.()]/g, '\\$&')} is in the past \\(now \\S+Z \\(\\d+\\)\\)$`,
+      ),
+    );
   });
 });
-

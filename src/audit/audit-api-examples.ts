@@ -15,14 +15,28 @@ export const AUDIT_ENTRY_SCHEMA: SchemaObject = {
   properties: {
     id: { type: 'integer', format: 'int64', description: 'the entry id, for restore' },
     at: { type: 'integer', format: 'int64', description: 'epoch ms of the change' },
-    actor: { ...NULLABLE_STRING, description: 'name of the admin key (ADMIN_API_KEYS) that made it, `scheduler` for timed transitions, null when the admin API is open' },
+    actor: {
+      ...NULLABLE_STRING,
+      description:
+        'name of the admin key (ADMIN_API_KEYS) that made it, `scheduler` for timed transitions, null when the admin API is open',
+    },
     user: { ...NULLABLE_STRING, description: 'the `user` header of the request, null where it was optional and absent' },
     requestId: { ...NULLABLE_STRING, description: 'the x-request-id of the request' },
     entityType: { type: 'string', enum: [...AUDIT_ENTITY_TYPES] },
     entityId: { type: 'string', description: 'CTA id, behaviour tag name, event name or cohort name' },
     action: { type: 'string', enum: [...AUDIT_ACTIONS] },
-    before: { type: 'object', nullable: true, additionalProperties: true, description: 'the record as the admin API showed it before; null on create' },
-    after: { type: 'object', nullable: true, additionalProperties: true, description: 'the record as the admin API showed it after; null on delete' },
+    before: {
+      type: 'object',
+      nullable: true,
+      additionalProperties: true,
+      description: 'the record as the admin API showed it before; null on create',
+    },
+    after: {
+      type: 'object',
+      nullable: true,
+      additionalProperties: true,
+      description: 'the record as the admin API showed it after; null on delete',
+    },
     changes: {
       type: 'array',
       description: 'RFC 6902 JSON Patch from before to after (a whole-document replace on create and delete)',

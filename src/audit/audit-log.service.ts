@@ -125,7 +125,11 @@ export class AuditLog implements OnModuleInit {
     const cutoff = this.clock.now() - this.settings.auditRetentionDays * DAY_MS;
     await runInBatches(
       async (limit) => {
-        const oldest = await this.dataSource.manager.find(AuditEntryEntity, { select: { id: true, at: true }, order: { id: 'ASC' }, take: limit });
+        const oldest = await this.dataSource.manager.find(AuditEntryEntity, {
+          select: { id: true, at: true },
+          order: { id: 'ASC' },
+          take: limit,
+        });
         return oldest.filter((row) => Number(row.at) < cutoff).map((row) => row.id);
       },
       (expired) => this.transactions.run((manager) => manager.delete(AuditEntryEntity, { id: In(expired) })),

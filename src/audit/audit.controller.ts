@@ -37,7 +37,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'Search the audit history of the tenant',
     description:
-      'Every committed admin change, newest first: who (actor: the admin key\'s name; user: the user header), when, in which request, ' +
+      "Every committed admin change, newest first: who (actor: the admin key's name; user: the user header), when, in which request, " +
       'and the record before and after with an RFC 6902 patch between them. Filters combine with AND and match exactly; ' +
       'from/to bound `at` inclusively. An unknown filter value gives an empty page.',
   })
@@ -48,7 +48,10 @@ export class AuditController {
     [ErrorCode.INVALID_REQUEST, 'from must be epoch milliseconds (a decimal integer ≥ 0)'],
     BAD_TENANT_EXAMPLE,
   )
-  async search(@TenantId() tenantId: string, @ValidQuery(ErrorCode.INVALID_REQUEST) query: AuditQueryDto): Promise<DataEnvelope<AuditPage>> {
+  async search(
+    @TenantId() tenantId: string,
+    @ValidQuery(ErrorCode.INVALID_REQUEST) query: AuditQueryDto,
+  ): Promise<DataEnvelope<AuditPage>> {
     const { entityType, entityId, actor, user, action, from, to } = query;
     const filter: AuditFilter = {
       entityType,
@@ -66,11 +69,19 @@ export class AuditController {
   @RequiresRole('viewer')
   @ApiOperation({
     summary: 'The history of one CTA, newest first',
-    description: 'Its create, updates, status changes (the scheduler\'s included) and restores. An entry\'s id restores that version.',
+    description: "Its create, updates, status changes (the scheduler's included) and restores. An entry's id restores that version.",
   })
-  @ApiParam({ name: 'ctaId', description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`, example: String(FLOW_CTA_ID) })
+  @ApiParam({
+    name: 'ctaId',
+    description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`,
+    example: String(FLOW_CTA_ID),
+  })
   @ApiOkResponse(PAGE_RESPONSE)
-  @ApiBadRequest(`CTA_ID_INVALID: a non-numeric id; ${BAD_PAGING}`, [ErrorCode.CTA_ID_INVALID, 'CTA abc does not exist'], BAD_PAGING_EXAMPLE)
+  @ApiBadRequest(
+    `CTA_ID_INVALID: a non-numeric id; ${BAD_PAGING}`,
+    [ErrorCode.CTA_ID_INVALID, 'CTA abc does not exist'],
+    BAD_PAGING_EXAMPLE,
+  )
   async ctaHistory(
     @TenantId() tenantId: string,
     @Param('ctaId') ctaId: string,

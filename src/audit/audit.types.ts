@@ -5,7 +5,18 @@ export const AUDIT_ENTITY_TYPES = ['cta', 'testCta', 'behaviourTag', 'event', 'c
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
 /** What was done: a write, a status change (named as its route), a restore, a cohort's member change. */
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'live', 'pause', 'schedule', 'conclude', 'terminate', 'restore', 'members'] as const;
+export const AUDIT_ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'live',
+  'pause',
+  'schedule',
+  'conclude',
+  'terminate',
+  'restore',
+  'members',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**

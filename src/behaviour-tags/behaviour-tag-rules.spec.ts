@@ -75,9 +75,11 @@ describe('relation pairs devices understand (DESIGN §7)', () => {
     expect(tagDefinition(body({ ctaRelation: relation('LIST', 'LIST', [12], [13]) })).ctaRelation.hideCta.ctaList).toEqual(['13']);
   });
 
-  it.each(['ANY', 'LIST', 'REST'].flatMap((shown) => ['ANY', 'LIST', 'REST'].map((hide) => [shown, hide])).filter(
-    ([shown, hide]) => !(shown === 'ANY' && hide === 'REST') && !(shown === 'LIST' && hide === 'LIST'),
-  ))('refuses shownCta %s with hideCta %s, naming the two pairs that work', (shown, hide) => {
+  it.each(
+    ['ANY', 'LIST', 'REST']
+      .flatMap((shown) => ['ANY', 'LIST', 'REST'].map((hide) => [shown, hide]))
+      .filter(([shown, hide]) => !(shown === 'ANY' && hide === 'REST') && !(shown === 'LIST' && hide === 'LIST')),
+  )('refuses shownCta %s with hideCta %s, naming the two pairs that work', (shown, hide) => {
     expect(failure(() => tagDefinition(body({ ctaRelation: relation(shown, hide) }))).message).toBe(
       `ctaRelation: shownCta ${shown} with hideCta ${hide} makes devices block every CTA of the tag; ` +
         'use shownCta ANY with hideCta REST (both ctaLists empty) or shownCta LIST with hideCta LIST',
@@ -111,7 +113,17 @@ describe('assertLinkable', () => {
 describe('assertNotLinkedElsewhere', () => {
   it('names each CTA and the tag linking it', () => {
     expect(() => assertNotLinkedElsewhere(['1'], new Map())).not.toThrow();
-    expect(failure(() => assertNotLinkedElsewhere(['1', '2', '3'], new Map([['2', 'a'], ['3', 'b c']]))).message).toBe(
+    expect(
+      failure(() =>
+        assertNotLinkedElsewhere(
+          ['1', '2', '3'],
+          new Map([
+            ['2', 'a'],
+            ['3', 'b c'],
+          ]),
+        ),
+      ).message,
+    ).toBe(
       "linkedCtas: CTA 2 is already linked to behaviour tag 'a'; CTA 3 is already linked to behaviour tag 'b c' (a CTA belongs to at most one behaviour tag)",
     );
   });

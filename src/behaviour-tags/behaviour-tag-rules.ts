@@ -86,9 +86,14 @@ export function assertDeviceRelation({ shownCta, hideCta }: CtaRelation): void {
       `ctaRelation: shownCta ${shownCta.rule} with hideCta ${hideCta.rule} makes devices block every CTA of the tag; use ${WORKING_PAIRS}`,
     );
   }
-  for (const [sideName, side] of [['shownCta', shownCta], ['hideCta', hideCta]] as const) {
+  for (const [sideName, side] of [
+    ['shownCta', shownCta],
+    ['hideCta', hideCta],
+  ] as const) {
     if (side.ctaList.length > 0) {
-      throw invalid(`ctaRelation.${sideName}.ctaList: must be empty with shownCta ANY and hideCta REST (devices ignore it); to name CTAs use shownCta LIST with hideCta LIST`);
+      throw invalid(
+        `ctaRelation.${sideName}.ctaList: must be empty with shownCta ANY and hideCta REST (devices ignore it); to name CTAs use shownCta LIST with hideCta LIST`,
+      );
     }
   }
 }
@@ -101,7 +106,9 @@ export function assertLinkable(ids: readonly string[], found: ReadonlyMap<string
   }
   const testCtas = ids.filter((id) => found.get(id)?.isTest);
   if (testCtas.length > 0) {
-    throw invalid(`linkedCtas: ${describeCtas(testCtas)} ${testCtas.length === 1 ? 'is a test CTA' : 'are test CTAs'}; test CTAs cannot be linked to a behaviour tag`);
+    throw invalid(
+      `linkedCtas: ${describeCtas(testCtas)} ${testCtas.length === 1 ? 'is a test CTA' : 'are test CTAs'}; test CTAs cannot be linked to a behaviour tag`,
+    );
   }
 }
 

@@ -1,14 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiExtraModels,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
 import { DataEnvelope, dataEnvelope, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
@@ -80,7 +71,12 @@ export class BehaviourTagsController {
   @ApiHeader(USER_HEADER)
   @ApiBody({
     type: CreateBehaviourTagDto,
-    examples: { [FLOW_TAG_NAME]: { summary: `links CTA ${FLOW_CTA_ID}, made by the CTA create example`, value: { behaviourTagName: FLOW_TAG_NAME, ...TAG_RULES_EXAMPLE } } },
+    examples: {
+      [FLOW_TAG_NAME]: {
+        summary: `links CTA ${FLOW_CTA_ID}, made by the CTA create example`,
+        value: { behaviourTagName: FLOW_TAG_NAME, ...TAG_RULES_EXAMPLE },
+      },
+    },
   })
   @ApiOkResponse({ description: 'created', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequest(
@@ -89,7 +85,10 @@ export class BehaviourTagsController {
       "INVALID_REQUEST: missing 'user' header, malformed x-tenant-id or malformed JSON",
     [ErrorCode.CAMPAIGN_DUPLICATE_NAME, `behaviourTagName: a behaviour tag named '${FLOW_TAG_NAME}' already exists`],
     [ErrorCode.CAMPAIGN_INVALID, 'linkedCtas: CTA 99 does not exist'],
-    [ErrorCode.CAMPAIGN_INVALID, 'exposureRule.window.unit must be one of the following values: days, hours, minutes, seconds; linkedCtas is required'],
+    [
+      ErrorCode.CAMPAIGN_INVALID,
+      'exposureRule.window.unit must be one of the following values: days, hours, minutes, seconds; linkedCtas is required',
+    ],
     [ErrorCode.INVALID_REQUEST, "header 'user' is required"],
   )
   async create(
@@ -111,16 +110,28 @@ export class BehaviourTagsController {
       'Replaces the description, exposureRule, ctaRelation and the linked set at once (CTAs left out of linkedCtas are unlinked). ' +
       `Rules: ${LINK_RULES}; no CTA linked before or after may be live or scheduled.`,
   })
-  @ApiParam({ name: 'behaviourTagName', description: `the tag name, URL-encoded (${FLOW_TAG_NAME}: the tag the create example makes)`, example: FLOW_TAG_NAME })
+  @ApiParam({
+    name: 'behaviourTagName',
+    description: `the tag name, URL-encoded (${FLOW_TAG_NAME}: the tag the create example makes)`,
+    example: FLOW_TAG_NAME,
+  })
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: UpdateBehaviourTagDto, examples: { [FLOW_TAG_NAME]: { summary: 'the created tag, unchanged (its CTAs must not be live or scheduled)', value: TAG_RULES_EXAMPLE } } })
+  @ApiBody({
+    type: UpdateBehaviourTagDto,
+    examples: {
+      [FLOW_TAG_NAME]: { summary: 'the created tag, unchanged (its CTAs must not be live or scheduled)', value: TAG_RULES_EXAMPLE },
+    },
+  })
   @ApiOkResponse({ description: 'updated', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequest(
     'CAMPAIGN_INVALID: no tag of this name, an invalid body (the message lists every problem with its field path), a behaviourTagName in the body ' +
       `other than the path's, or a broken rule (${LINK_RULES}; no linked CTA live or scheduled); ` +
       "INVALID_REQUEST: missing 'user' header, malformed x-tenant-id or malformed JSON",
-    [ErrorCode.CAMPAIGN_INVALID, `behaviour tag '${FLOW_TAG_NAME}' can change only while none of its CTAs is live or scheduled; CTA ${FLOW_CTA_ID} is live`],
+    [
+      ErrorCode.CAMPAIGN_INVALID,
+      `behaviour tag '${FLOW_TAG_NAME}' can change only while none of its CTAs is live or scheduled; CTA ${FLOW_CTA_ID} is live`,
+    ],
     [ErrorCode.CAMPAIGN_INVALID, "behaviour tag 'spring-sale' does not exist"],
     [ErrorCode.INVALID_REQUEST, "header 'user' is required"],
   )

@@ -115,9 +115,7 @@ export class BehaviourTagsService {
       this.catalogue.write(tenantId, async (manager) => {
         // The tag's row lock orders concurrent updates of one tag; only they change its links.
         const tag = await forUpdate(
-          manager
-            .createQueryBuilder(BehaviourTagEntity, 'tag')
-            .where('tag.tenantId = :tenantId AND tag.name = :name', { tenantId, name }),
+          manager.createQueryBuilder(BehaviourTagEntity, 'tag').where('tag.tenantId = :tenantId AND tag.name = :name', { tenantId, name }),
         ).getOne();
         // The exact comparison matters on MySQL/MariaDB, where 'a ' finds 'a'.
         if (!tag || tag.name !== name) {
@@ -142,7 +140,12 @@ export class BehaviourTagsService {
         if (dropped.length > 0) {
           await manager.delete(BehaviourTagCtaEntity, { tenantId, tagName: name, ctaId: In(dropped.map(Number)) });
         }
-        await this.insertLinks(manager, tenantId, name, after.filter((id) => !before.includes(id)));
+        await this.insertLinks(
+          manager,
+          tenantId,
+          name,
+          after.filter((id) => !before.includes(id)),
+        );
         await this.recordChange(manager, tenantId, origin, name, 'update', recordBefore);
       }),
     );

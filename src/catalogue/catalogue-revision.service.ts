@@ -89,7 +89,13 @@ export class CatalogueRevisionService {
       return;
     }
     // The tenant's first write; a racing first write may create the row first, hence the ignore.
-    await manager.createQueryBuilder().insert().into(CatalogueRevisionEntity).values({ tenantId, revision: 0, updatedAt: now }).orIgnore().execute();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(CatalogueRevisionEntity)
+      .values({ tenantId, revision: 0, updatedAt: now })
+      .orIgnore()
+      .execute();
     await increment();
   }
 }

@@ -10,7 +10,16 @@ import { InjectOrchestrationDataSource } from '../database/orchestration-data-so
 import { TransactionRunner } from '../database/transaction-runner';
 import { CohortEntity } from './cohort.entity';
 import { csvUserIds, jsonUserIds } from './member-ids';
-import { countCommon, deleteMembers, Generation, insertMembers, isCurrentMember, mergeGeneration, purgeSome, PURGE_ROWS } from './member-rows';
+import {
+  countCommon,
+  deleteMembers,
+  Generation,
+  insertMembers,
+  isCurrentMember,
+  mergeGeneration,
+  purgeSome,
+  PURGE_ROWS,
+} from './member-rows';
 import type { MemberUpload } from './member-uploads';
 
 /** The most members a static cohort holds (DESIGN §12). */
@@ -46,11 +55,18 @@ export class CohortMembersService {
   async add(tenantId: string, user: string, name: string, upload: MemberUpload, origin: ChangeOrigin): Promise<MemberChange> {
     const staged = await this.stage(tenantId, name, upload);
     try {
-      const { previous: _current, ...counts } = await this.commit(tenantId, user, origin, name, staged.generation, async (manager, current) => {
-        const added = await mergeGeneration(manager, staged.generation, current.generation);
-        if (current.memberCount + added > MAX_COHORT_MEMBERS) throw tooManyMembers();
-        return { added, removed: 0, memberCount: current.memberCount + added };
-      });
+      const { previous: _current, ...counts } = await this.commit(
+        tenantId,
+        user,
+        origin,
+        name,
+        staged.generation,
+        async (manager, current) => {
+          const added = await mergeGeneration(manager, staged.generation, current.generation);
+          if (current.memberCount + added > MAX_COHORT_MEMBERS) throw tooManyMembers();
+          return { added, removed: 0, memberCount: current.memberCount + added };
+        },
+      );
       return counts;
     } finally {
       await this.purge(tenantId, staged.generation.cohortId, staged.generation.generation);
@@ -63,7 +79,12 @@ export class CohortMembersService {
     try {
       const { previous, ...counts } = await this.commit(tenantId, user, origin, name, staged.generation, async (manager, current) => {
         const common = await countCommon(manager, staged.generation, current.generation);
-        return { added: staged.count - common, removed: current.memberCount - common, memberCount: staged.count, generation: staged.generation.generation };
+        return {
+          added: staged.count - common,
+          removed: current.memberCount - common,
+          memberCount: staged.count,
+          generation: staged.generation.generation,
+        };
       });
       obsolete = previous;
       return counts;
@@ -153,7 +174,10 @@ export class CohortMembersService {
     origin: ChangeOrigin,
     name: string,
     staged: Generation | undefined,
-    change: (manager: EntityManager, current: { generation: Generation; memberCount: number }) => Promise<MemberChange & { generation?: number }>,
+    change: (
+      manager: EntityManager,
+      current: { generation: Generation; memberCount: number },
+    ) => Promise<MemberChange & { generation?: number }>,
   ): Promise<MemberChange & { previous: number }> {
     return this.transactions.run(async (manager) => {
       const where = staged ? { tenantId, id: staged.cohortId } : { tenantId, name };
@@ -162,9 +186,20 @@ export class CohortMembersService {
       if (!cohort) throw new DomainError(ErrorCode.COHORT_NOT_FOUND, `cohort '${name}' does not exist`);
       const current = { generation: { tenantId, cohortId: cohort.id, generation: cohort.generation }, memberCount: cohort.memberCount };
       const { generation, ...counts } = await change(manager, current);
-      await manager.update(CohortEntity, { tenantId, id: cohort.id }, { memberCount: counts.memberCount, ...(generation === undefined ? {} : { generation }) });
+      await manager.update(
+        CohortEntity,
+        { tenantId, id: cohort.id },
+        { memberCount: counts.memberCount, ...(generation === undefined ? {} : { generation }) },
+      );
       await this.audit.record(manager, origin, [
-        { tenantId, entityType: 'cohort', entityId: cohort.name, action: 'members', before: { memberCount: cohort.memberCount }, after: counts },
+        {
+          tenantId,
+          entityType: 'cohort',
+          entityId: cohort.name,
+          action: 'members',
+          before: { memberCount: cohort.memberCount },
+          after: counts,
+        },
       ]);
       return { ...counts, previous: cohort.generation };
     });

@@ -40,7 +40,6 @@ export interface CohortEligibility {
 /** A CTA is eligible when `includes` meets the user's cohorts and `excludes` does not. */
 export function isCohortEligible(eligibility: CohortEligibility, cohorts: readonly string[]): boolean {
   return (
-    eligibility.includes.some((cohort) => cohorts.includes(cohort)) &&
-    !eligibility.excludes.some((cohort) => cohorts.includes(cohort))
+    eligibility.includes.some((cohort) => cohorts.includes(cohort)) && !eligibility.excludes.some((cohort) => cohorts.includes(cohort))
   );
 }

@@ -35,8 +35,21 @@ describe('compileCohortRule', () => {
     [{ all: [{ attribute: 'packageName', op: 'neq', value: 'a' }] }, {}, false],
     [{ all: [{ attribute: 'packageName', op: 'notIn', values: ['a'] }] }, { packageName: 'b' }, true],
     [{ all: [{ attribute: 'hotpatchVersion', op: 'in', values: ['v1', 'v2'] }] }, { hotpatchVersion: 'v2' }, true],
-    [{ any: [{ attribute: 'packageName', op: 'eq', value: 'a' }, { attribute: 'packageName', op: 'eq', value: 'b' }] }, { packageName: 'b' }, true],
-    [{ all: [{ attribute: 'packageName', op: 'eq', value: 'a' }, { any: [{ attribute: 'appVersion', op: 'semverLt', value: '2' }] }] }, { packageName: 'a', appVersion: '3' }, false],
+    [
+      {
+        any: [
+          { attribute: 'packageName', op: 'eq', value: 'a' },
+          { attribute: 'packageName', op: 'eq', value: 'b' },
+        ],
+      },
+      { packageName: 'b' },
+      true,
+    ],
+    [
+      { all: [{ attribute: 'packageName', op: 'eq', value: 'a' }, { any: [{ attribute: 'appVersion', op: 'semverLt', value: '2' }] }] },
+      { packageName: 'a', appVersion: '3' },
+      false,
+    ],
   ])('%j holds for %j: %s', (rule, client, expected) => {
     expect(compileCohortRule(rule, 'c')(input(client))).toBe(expected);
   });
@@ -45,7 +58,7 @@ describe('compileCohortRule', () => {
     expect(compileCohortRule({ all: [{ cohort: 'staff' }] }, 'c')(input({}, '1', ['staff']))).toBe(true);
     expect(compileCohortRule({ all: [{ cohort: 'staff' }] }, 'c')(input({}, '1', []))).toBe(false);
     const everyone = compileCohortRule({ all: [{ bucket: { from: 0, to: 100 } }] }, 'c');
-    const nobody = compileCohortRule({ all: [{ bucket: { from: 0, to: 1 }, }] }, 'c');
+    const nobody = compileCohortRule({ all: [{ bucket: { from: 0, to: 1 } }] }, 'c');
     expect(everyone(input({}))).toBe(true);
     const bucket = bucketOf('t1', 'c', '1');
     expect(nobody(input({}))).toBe(bucket === 0);

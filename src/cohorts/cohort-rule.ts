@@ -30,7 +30,6 @@ export type CohortCondition =
 
 export type CohortRule = { all: CohortCondition[] } | { any: CohortCondition[] };
 
-
 const MAX_RULE_DEPTH = 3;
 const MAX_RULE_CONDITIONS = 100;
 const MAX_RULE_VALUES = 1000;
@@ -67,7 +66,8 @@ class Problems {
   }
 }
 
-const isShortString = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= MAX_STRING_LENGTH;
+const isShortString = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= MAX_STRING_LENGTH;
 const STRING_RULE = `a non-empty string of at most ${MAX_STRING_LENGTH} characters`;
 
 function checkGroup(rule: unknown, path: string, depth: number, problems: Problems): void {

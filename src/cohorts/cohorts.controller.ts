@@ -1,5 +1,14 @@
 import { applyDecorators, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ChangeOrigin } from '../audit/change-origin';
@@ -70,7 +79,10 @@ const CHANGE_SCHEMA = dataEnvelopeSchema(
 
 const NAME_PARAM = { name: 'name', description: 'the cohort name', example: 'beta-testers' };
 const NOT_FOUND = (): MethodDecorator =>
-  ApiNotFound('COHORT_NOT_FOUND: the tenant has no cohort of this name', [ErrorCode.COHORT_NOT_FOUND, "cohort 'beta-testers' does not exist"]);
+  ApiNotFound('COHORT_NOT_FOUND: the tenant has no cohort of this name', [
+    ErrorCode.COHORT_NOT_FOUND,
+    "cohort 'beta-testers' does not exist",
+  ]);
 const BAD_TENANT = (): MethodDecorator => ApiBadRequest('INVALID_REQUEST: malformed x-tenant-id', BAD_TENANT_EXAMPLE);
 const MISSING_USER: ErrorExample = [ErrorCode.INVALID_REQUEST, "header 'user' is required"];
 
@@ -86,7 +98,17 @@ const MEMBERS_BODY = {
   required: true,
   schema: {
     type: 'object',
-    properties: { userIds: { type: 'array', items: { oneOf: [{ type: 'integer', format: 'int64' }, { type: 'string', pattern: '^-?\\d+$' }] } } },
+    properties: {
+      userIds: {
+        type: 'array',
+        items: {
+          oneOf: [
+            { type: 'integer', format: 'int64' },
+            { type: 'string', pattern: '^-?\\d+$' },
+          ],
+        },
+      },
+    },
   },
   examples: { ids: { value: { userIds: [1001, '1002', '-9223372036854775808'] } } },
 } as const;
@@ -149,14 +171,17 @@ export class CohortsController {
     summary: 'Create a cohort',
     description:
       'A static cohort is a list of user ids (upload them with the members routes); a rule cohort holds for the launches ' +
-      'whose client attributes and user id meet its rule. Name it in a CTA\'s `cohortEligibility.includes` or `excludes`.',
+      "whose client attributes and user id meet its rule. Name it in a CTA's `cohortEligibility.includes` or `excludes`.",
   })
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
   @ApiBody({
     type: CreateCohortDto,
     examples: {
-      static: { summary: 'a list of users', value: { name: 'beta-testers', description: 'Users who joined the beta programme', kind: 'static' } },
+      static: {
+        summary: 'a list of users',
+        value: { name: 'beta-testers', description: 'Users who joined the beta programme', kind: 'static' },
+      },
       appVersion: { summary: 'users on app versions below 5.2', value: { name: 'old-app-versions', kind: 'rule', rule: BELOW_5_2 } },
       bucket: { summary: '10% of users of com.example.app', value: { name: 'example-app-10pct', kind: 'rule', rule: TENTH_OF_APP } },
     },
@@ -185,7 +210,10 @@ export class CohortsController {
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
     description: 'every cohort',
-    schema: dataEnvelopeSchema({ type: 'object', properties: { cohorts: { type: 'array', items: COHORT_SCHEMA } } }, { cohorts: [STATIC_RECORD, RULE_RECORD] }),
+    schema: dataEnvelopeSchema(
+      { type: 'object', properties: { cohorts: { type: 'array', items: COHORT_SCHEMA } } },
+      { cohorts: [STATIC_RECORD, RULE_RECORD] },
+    ),
   })
   @BAD_TENANT()
   async list(@TenantId() tenantId: string): Promise<DataEnvelope<{ cohorts: CohortRecord[] }>> {
@@ -207,7 +235,10 @@ export class CohortsController {
   @Put(':name')
   @RequiresRole('editor')
   @HttpCode(200)
-  @ApiOperation({ summary: "Update a cohort's description or rule", description: 'An omitted field keeps its value; the name and the kind never change.' })
+  @ApiOperation({
+    summary: "Update a cohort's description or rule",
+    description: 'An omitted field keeps its value; the name and the kind never change.',
+  })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
@@ -232,14 +263,20 @@ export class CohortsController {
 
   @Delete(':name')
   @RequiresRole('editor')
-  @ApiOperation({ summary: 'Delete a cohort', description: 'Refused while a live, scheduled or paused CTA, or the rule of another cohort, names it.' })
+  @ApiOperation({
+    summary: 'Delete a cohort',
+    description: 'Refused while a live, scheduled or paused CTA, or the rule of another cohort, names it.',
+  })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
   @ApiOkResponse({ description: 'deleted', schema: dataEnvelopeSchema({ type: 'object', nullable: true }, null) })
   @ApiBadRequest(
-    'COHORT_IN_USE: live, scheduled or paused CTAs (named in the message), or another cohort\'s rule, name the cohort; INVALID_REQUEST: a missing user header',
-    [ErrorCode.COHORT_IN_USE, "cohort 'beta-testers' is named by live, scheduled or paused CTAs 12; conclude, terminate or edit them first"],
+    "COHORT_IN_USE: live, scheduled or paused CTAs (named in the message), or another cohort's rule, name the cohort; INVALID_REQUEST: a missing user header",
+    [
+      ErrorCode.COHORT_IN_USE,
+      "cohort 'beta-testers' is named by live, scheduled or paused CTAs 12; conclude, terminate or edit them first",
+    ],
     MISSING_USER,
   )
   @NOT_FOUND()
@@ -282,13 +319,19 @@ export class CohortsController {
 
   @Delete(':name/members')
   @RequiresRole('editor')
-  @ApiOperation({ summary: 'Remove members from a static cohort', description: 'JSON `{"userIds": [...]}` only (up to 100,000 ids); non-members count 0.' })
+  @ApiOperation({
+    summary: 'Remove members from a static cohort',
+    description: 'JSON `{"userIds": [...]}` only (up to 100,000 ids); non-members count 0.',
+  })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
   @ApiBody(MEMBERS_BODY as never)
   @WRONG_TYPE('application/json')
-  @ApiOkResponse({ description: 'what changed', schema: dataEnvelopeSchema(CHANGE_SCHEMA.properties!.data, { added: 0, removed: 1, memberCount: 2 }) })
+  @ApiOkResponse({
+    description: 'what changed',
+    schema: dataEnvelopeSchema(CHANGE_SCHEMA.properties!.data, { added: 0, removed: 1, memberCount: 2 }),
+  })
   @MEMBER_ERRORS()
   @NOT_FOUND()
   async removeMembers(
@@ -307,13 +350,20 @@ export class CohortsController {
   @ApiParam(NAME_PARAM)
   @ApiParam({ name: 'userId', description: 'a signed 64-bit decimal integer', example: '1001' })
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({ description: 'membership', schema: dataEnvelopeSchema({ type: 'object', properties: { member: { type: 'boolean' } } }, { member: true }) })
-  @ApiBadRequest(
-    'INVALID_REQUEST: a userId that is not a signed 64-bit integer, or a rule cohort',
-    [ErrorCode.INVALID_REQUEST, 'userId "abc" is not a signed 64-bit integer'],
-  )
+  @ApiOkResponse({
+    description: 'membership',
+    schema: dataEnvelopeSchema({ type: 'object', properties: { member: { type: 'boolean' } } }, { member: true }),
+  })
+  @ApiBadRequest('INVALID_REQUEST: a userId that is not a signed 64-bit integer, or a rule cohort', [
+    ErrorCode.INVALID_REQUEST,
+    'userId "abc" is not a signed 64-bit integer',
+  ])
   @NOT_FOUND()
-  async isMember(@TenantId() tenantId: string, @Param('name') name: string, @Param('userId') userId: string): Promise<DataEnvelope<{ member: boolean }>> {
+  async isMember(
+    @TenantId() tenantId: string,
+    @Param('name') name: string,
+    @Param('userId') userId: string,
+  ): Promise<DataEnvelope<{ member: boolean }>> {
     return dataEnvelope({ member: await this.members.isMember(tenantId, name, userId) });
   }
 }

@@ -150,7 +150,10 @@ export class CohortsService {
     const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
     if (!cohort) throw cohortNotFound(name);
     const links = await manager.find(CtaCohortEntity, { where: { tenantId, cohortName: name } });
-    return toCohortRecord(cohort, links.map((link) => Number(link.ctaId)));
+    return toCohortRecord(
+      cohort,
+      links.map((link) => Number(link.ctaId)),
+    );
   }
 
   /** The audit entry of a change of a cohort definition, in the write's transaction (DESIGN §20). */
@@ -173,7 +176,13 @@ export class CohortsService {
   }
 
   /** The rule to store: required for rule cohorts, refused for static ones; every problem named. */
-  private async validRule(manager: EntityManager, tenantId: string, kind: CohortKind, rule: unknown, creating: boolean): Promise<CohortRule | null> {
+  private async validRule(
+    manager: EntityManager,
+    tenantId: string,
+    kind: CohortKind,
+    rule: unknown,
+    creating: boolean,
+  ): Promise<CohortRule | null> {
     if (kind === 'static') {
       if (rule !== undefined && rule !== null) throw invalidRequest('rule: static cohorts have no rule (their members are uploaded)');
       return null;

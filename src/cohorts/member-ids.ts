@@ -25,12 +25,16 @@ export function jsonUserIds(body: unknown): string[] {
     throw invalidRequest('the body must be {"userIds": [...]} (JSON integers or decimal strings), or text/csv with one id per line');
   }
   if (userIds.length > MAX_JSON_USER_IDS) {
-    throw invalidRequest(`userIds has ${userIds.length} ids; a JSON body takes at most ${MAX_JSON_USER_IDS} (upload longer lists as text/csv)`);
+    throw invalidRequest(
+      `userIds has ${userIds.length} ids; a JSON body takes at most ${MAX_JSON_USER_IDS} (upload longer lists as text/csv)`,
+    );
   }
   return userIds.map((id, index) => {
     if (typeof id === 'number') {
       if (!Number.isSafeInteger(id)) {
-        throw invalidRequest(`userIds[${index}]: ${id} is not ${ID_RULE} exactly representable as a JSON number; send it as a decimal string`);
+        throw invalidRequest(
+          `userIds[${index}]: ${id} is not ${ID_RULE} exactly representable as a JSON number; send it as a decimal string`,
+        );
       }
       return String(id);
     }

@@ -33,7 +33,10 @@ async function run(manager: EntityManager, sql: string, parameters: unknown[]): 
   } finally {
     await own?.release();
   }
-  return { records: Array.isArray(result.records) ? (result.records as Record<string, unknown>[]) : [], affected: Number(result.affected ?? 0) };
+  return {
+    records: Array.isArray(result.records) ? (result.records as Record<string, unknown>[]) : [],
+    affected: Number(result.affected ?? 0),
+  };
 }
 
 /** Inserts `userIds` into the generation, skipping ids it already holds; answers how many were new. */
@@ -49,7 +52,9 @@ export async function insertMembers(manager: EntityManager, target: Generation, 
     const parameters: unknown[] = [];
     for (const userId of chunk) parameters.push(target.tenantId, target.cohortId, target.generation, userId);
     const rows = new Array(chunk.length).fill('(?, ?, ?, ?)').join(', ');
-    inserted += (await run(manager, `INSERT IGNORE INTO cohort_members (tenant_id, cohort_id, generation, user_id) VALUES ${rows}`, parameters)).affected;
+    inserted += (
+      await run(manager, `INSERT IGNORE INTO cohort_members (tenant_id, cohort_id, generation, user_id) VALUES ${rows}`, parameters)
+    ).affected;
   }
   return inserted;
 }
@@ -61,7 +66,8 @@ export async function insertMembers(manager: EntityManager, target: Generation, 
  */
 export async function deleteMembers(manager: EntityManager, target: Generation, userIds: readonly string[]): Promise<number> {
   if (isSqlite(manager)) {
-    const sql = 'DELETE FROM cohort_members WHERE tenant_id = ? AND cohort_id = ? AND generation = ? AND user_id IN (SELECT value FROM json_each(?))';
+    const sql =
+      'DELETE FROM cohort_members WHERE tenant_id = ? AND cohort_id = ? AND generation = ? AND user_id IN (SELECT value FROM json_each(?))';
     return (await run(manager, sql, [target.tenantId, target.cohortId, target.generation, JSON.stringify(userIds)])).affected;
   }
   let deleted = 0;
@@ -78,7 +84,11 @@ export async function deleteMembers(manager: EntityManager, target: Generation, 
  * statement, never seen half done on its one shared connection), on MySQL in ranges of
  * RANGE_ROWS ids (each statement well inside the query timeout; the transaction makes them one).
  */
-async function forEachRange(manager: EntityManager, source: Generation, step: (range: string, bounds: string[]) => Promise<void>): Promise<void> {
+async function forEachRange(
+  manager: EntityManager,
+  source: Generation,
+  step: (range: string, bounds: string[]) => Promise<void>,
+): Promise<void> {
   if (isSqlite(manager)) {
     await step('', []);
     return;
@@ -139,11 +149,10 @@ export async function purgeSome(manager: EntityManager, tenantId: string, cohort
 
 /** Whether the user is in the cohort's current generation. */
 export async function isCurrentMember(manager: EntityManager, target: Generation, userId: string): Promise<boolean> {
-  const { records } = await run(manager, 'SELECT 1 AS found FROM cohort_members WHERE tenant_id = ? AND cohort_id = ? AND generation = ? AND user_id = ?', [
-    target.tenantId,
-    target.cohortId,
-    target.generation,
-    userId,
-  ]);
+  const { records } = await run(
+    manager,
+    'SELECT 1 AS found FROM cohort_members WHERE tenant_id = ? AND cohort_id = ? AND generation = ? AND user_id = ?',
+    [target.tenantId, target.cohortId, target.generation, userId],
+  );
   return records.length > 0;
 }

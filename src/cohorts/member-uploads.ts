@@ -48,7 +48,10 @@ export function registerMemberUploads(fastify: FastifyInstance, uploadLimitBytes
   const mediaTypes = STREAMED_MEDIA_TYPES.filter((mediaType) => !fastify.hasContentTypeParser(mediaType));
   fastify.addContentTypeParser(mediaTypes, (request, payload, done) => {
     if (!STREAMED_METHODS.includes(request.method) || !MEMBERS_ROUTE.test(request.routeOptions.url ?? '')) {
-      done(new DomainError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `this route takes application/json, not ${request.headers['content-type']}`), undefined);
+      done(
+        new DomainError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `this route takes application/json, not ${request.headers['content-type']}`),
+        undefined,
+      );
       return;
     }
     if (Number(request.headers['content-length']) > uploadLimitBytes) {
@@ -68,7 +71,10 @@ export type MemberUpload = { kind: 'json'; body: unknown } | { kind: 'csv'; stre
 /** The body of a member route as a `MemberUpload`. */
 export const MemberUploadBody = createParamDecorator((_: unknown, context: ExecutionContext): MemberUpload => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  const mediaType = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const mediaType = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   if (!STREAMED_MEDIA_TYPES.includes(mediaType)) return { kind: 'json', body: request.body };
   return { kind: 'csv', stream: typeof request.body === 'string' ? [request.body] : (request.body as CsvText) };
 });

@@ -133,7 +133,7 @@ export function apiDescription({ adminPrefix, sdkPrefix }: ApiPrefixes): string 
       `the mobile SDK calls the routes under /${sdkPrefix}.`,
     '',
     '**Before you start.** If the service runs with ADMIN_API_KEYS, click *Authorize* and enter an admin key in `admin-key` ' +
-      '(and an SDK key in `sdk-key` for the SDK routes when SDK_API_KEYS is set, and a user\'s token in `appUserToken` for ' +
+      "(and an SDK key in `sdk-key` for the SDK routes when SDK_API_KEYS is set, and a user's token in `appUserToken` for " +
       'launch and delta when SDK_JWT_SECRET or SDK_JWT_JWKS_URL is set); it stays across reloads of this page. ' +
       'Every route takes an optional `x-tenant-id` header (default `default`): use the same one throughout. ' +
       'Writes of the admin API need a `user` header naming you (e.g. your email).',

@@ -43,7 +43,10 @@ export const BAD_TENANT_EXAMPLE: ErrorExample = [
 ];
 
 /** The messages the service answers these codes with (security guard, rate limiter, filter, body parser). */
-export const UNAUTHORIZED_EXAMPLE: ErrorExample = [ErrorCode.UNAUTHORIZED, 'a valid API key is required in Authorization: Bearer <key> or x-api-key'];
+export const UNAUTHORIZED_EXAMPLE: ErrorExample = [
+  ErrorCode.UNAUTHORIZED,
+  'a valid API key is required in Authorization: Bearer <key> or x-api-key',
+];
 const RATE_LIMITED_EXAMPLE: ErrorExample = [ErrorCode.RATE_LIMITED, 'rate limit of 600 requests a minute exceeded, retry in 1 minute'];
 const INTERNAL_ERROR_EXAMPLE: ErrorExample = [ErrorCode.INTERNAL_ERROR, 'internal error'];
 export const SERVICE_UNAVAILABLE_EXAMPLE: ErrorExample = [ErrorCode.SERVICE_UNAVAILABLE, 'the database is unavailable, retry later'];
@@ -95,8 +98,14 @@ export function withBodyErrorResponses(document: OpenAPIObject): OpenAPIObject {
     for (const operation of Object.values(operations)) {
       if (operation && typeof operation === 'object' && 'requestBody' in operation && operation.requestBody) {
         // A route that documents its own (e.g. CSV uploads with their own limit) keeps it.
-        operation.responses['413'] ??= errorResponse('PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)', PAYLOAD_TOO_LARGE_EXAMPLE);
-        operation.responses['415'] ??= errorResponse('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json', UNSUPPORTED_MEDIA_TYPE_EXAMPLE);
+        operation.responses['413'] ??= errorResponse(
+          'PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)',
+          PAYLOAD_TOO_LARGE_EXAMPLE,
+        );
+        operation.responses['415'] ??= errorResponse(
+          'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json',
+          UNSUPPORTED_MEDIA_TYPE_EXAMPLE,
+        );
       }
     }
   }

@@ -20,5 +20,4 @@ export class DomainError extends Error {
 export const databaseUnavailable = (): DomainError =>
   new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'the database is unavailable, retry later', { 'retry-after': '5' });
 
-export const invalidRequest = (message: string): DomainError =>
-  new DomainError(ErrorCode.INVALID_REQUEST, message);
+export const invalidRequest = (message: string): DomainError => new DomainError(ErrorCode.INVALID_REQUEST, message);

@@ -108,7 +108,12 @@ export class PeriodicJobsService implements OnApplicationBootstrap, OnApplicatio
       // Hands the leases over at once instead of at their expiry.
       await this.transactions
         .run((manager) =>
-          manager.createQueryBuilder().update(PeriodicJobLeaseEntity).set({ expiresAt: 0 }).where('owner = :owner', { owner: this.owner }).execute(),
+          manager
+            .createQueryBuilder()
+            .update(PeriodicJobLeaseEntity)
+            .set({ expiresAt: 0 })
+            .where('owner = :owner', { owner: this.owner })
+            .execute(),
         )
         .catch(() => undefined);
     }
@@ -130,7 +135,11 @@ export class PeriodicJobsService implements OnApplicationBootstrap, OnApplicatio
           .update(PeriodicJobLeaseEntity)
           .set({ owner: this.owner, expiresAt: now + interval })
           .where('job = :job', { job })
-          .andWhere('(expires_at <= :now OR (owner = :owner AND expires_at <= :renewFrom))', { now, owner: this.owner, renewFrom: now + interval / 2 })
+          .andWhere('(expires_at <= :now OR (owner = :owner AND expires_at <= :renewFrom))', {
+            now,
+            owner: this.owner,
+            renewFrom: now + interval / 2,
+          })
           .execute(),
       );
     if ((await update()).affected) {

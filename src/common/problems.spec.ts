@@ -32,7 +32,12 @@ class Sized {
 
 describe('problems', () => {
   it('joins problems as "path: problem", naming the first 20 and counting the rest', () => {
-    expect(joinProblems([{ path: 'a', message: 'x' }, { path: 'b[0]', message: 'y' }])).toBe('a: x; b[0]: y');
+    expect(
+      joinProblems([
+        { path: 'a', message: 'x' },
+        { path: 'b[0]', message: 'y' },
+      ]),
+    ).toBe('a: x; b[0]: y');
     const many = Array.from({ length: 23 }, (_, index) => ({ path: `p${index}`, message: 'm' }));
     const message = joinProblems(many);
     expect(message.split('; ')).toHaveLength(21);

@@ -58,7 +58,8 @@ function fieldProblems(error: ValidationError, path: string): Problem[] {
 
 /** Absent, or not of its type at all (as opposed to an array some of whose elements are wrong). */
 const isWhollyWrong = (error: ValidationError): boolean =>
-  error.value === undefined || TYPE_CONSTRAINTS.some((name) => error.constraints?.[name] !== undefined && !error.constraints[name].startsWith(EACH_VALUE));
+  error.value === undefined ||
+  TYPE_CONSTRAINTS.some((name) => error.constraints?.[name] !== undefined && !error.constraints[name].startsWith(EACH_VALUE));
 
 /**
  * Every problem of class-validator's errors, each at its full path. Needs the errors' values
@@ -67,7 +68,8 @@ const isWhollyWrong = (error: ValidationError): boolean =>
 export function validationProblems(errors: readonly ValidationError[], parentPath = ''): Problem[] {
   return errors.flatMap((error) => {
     // class-validator names array items by index: shown as `[i]`, as in the rule checker's paths.
-    const path = /^\d+$/.test(error.property) && parentPath !== '' ? pathTo(parentPath, Number(error.property)) : pathTo(parentPath, error.property);
+    const path =
+      /^\d+$/.test(error.property) && parentPath !== '' ? pathTo(parentPath, Number(error.property)) : pathTo(parentPath, error.property);
     const own = fieldProblems(error, path);
     // The fields inside a value of the wrong type are not worth reporting.
     if (isWhollyWrong(error) && own.length > 0) return own;

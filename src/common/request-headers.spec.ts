@@ -79,9 +79,14 @@ describe('parseSdkUserId', () => {
     expect(failure(() => parseSdkUserId({ 'auth-userid': header })).message).toBe("header 'auth-userid' must be a decimal integer");
   });
 
-  it.each(['9223372036854775808', '-9223372036854775809', '9999999999999999999', '99999999999999999999', '1'.repeat(10_000)])('refuses %p as beyond a signed 64-bit integer', (header) => {
-    expect(failure(() => parseSdkUserId({ 'auth-userid': header })).message).toBe("header 'auth-userid' does not fit a signed 64-bit integer");
-  });
+  it.each(['9223372036854775808', '-9223372036854775809', '9999999999999999999', '99999999999999999999', '1'.repeat(10_000)])(
+    'refuses %p as beyond a signed 64-bit integer',
+    (header) => {
+      expect(failure(() => parseSdkUserId({ 'auth-userid': header })).message).toBe(
+        "header 'auth-userid' does not fit a signed 64-bit integer",
+      );
+    },
+  );
 });
 
 describe('parseSdkClientInfo', () => {
@@ -103,12 +108,14 @@ describe('parseSdkClientInfo', () => {
   });
 
   it('reads the headers with underscores, as the SDK sends them, or with hyphens', () => {
-    expect(parseSdkClientInfo({ api_version: '1', app_version: '5.2.0', package_name: 'com.example.app', hotpatch_version: 'h7' })).toEqual({
-      apiVersion: 1,
-      appVersion: '5.2.0',
-      packageName: 'com.example.app',
-      hotpatchVersion: 'h7',
-    });
+    expect(parseSdkClientInfo({ api_version: '1', app_version: '5.2.0', package_name: 'com.example.app', hotpatch_version: 'h7' })).toEqual(
+      {
+        apiVersion: 1,
+        appVersion: '5.2.0',
+        packageName: 'com.example.app',
+        hotpatchVersion: 'h7',
+      },
+    );
     expect(parseSdkClientInfo({ 'api-version': '3', 'app-version': '6', 'package-name': 'p', 'hotpatch-version': 'h' })).toEqual({
       apiVersion: 3,
       appVersion: '6',
@@ -133,7 +140,9 @@ describe('parseEventSource', () => {
   it('answers the trimmed source, up to 255 characters', () => {
     expect(parseEventSource({ 'x-source': ' crm ' })).toBe('crm');
     expect(parseEventSource({ 'x-source': 's'.repeat(255) })).toBe('s'.repeat(255));
-    expect(failure(() => parseEventSource({ 'x-source': 's'.repeat(256) })).message).toBe("header 'x-source' must be at most 255 characters");
+    expect(failure(() => parseEventSource({ 'x-source': 's'.repeat(256) })).message).toBe(
+      "header 'x-source' must be at most 255 characters",
+    );
   });
 });
 
@@ -148,7 +157,10 @@ describe('canonicalLong', () => {
     expect(canonicalLong(value)).toBe(canonical);
   });
 
-  it.each(['9223372036854775808', '-9223372036854775809', 'user-123', '4.2', ' 42', '', '1'.repeat(5000)])('answers null for %p', (value) => {
-    expect(canonicalLong(value)).toBeNull();
-  });
+  it.each(['9223372036854775808', '-9223372036854775809', 'user-123', '4.2', ' 42', '', '1'.repeat(5000)])(
+    'answers null for %p',
+    (value) => {
+      expect(canonicalLong(value)).toBeNull();
+    },
+  );
 });

@@ -132,19 +132,13 @@ const headersOf = (context: ExecutionContext): Headers => context.switchToHttp()
 export const TenantId = createParamDecorator((_: unknown, context: ExecutionContext) => parseTenantId(headersOf(context)));
 
 /** The operator named by the required `user` header. */
-export const OperatorUser = createParamDecorator((_: unknown, context: ExecutionContext) =>
-  parseOperatorUser(headersOf(context)),
-);
+export const OperatorUser = createParamDecorator((_: unknown, context: ExecutionContext) => parseOperatorUser(headersOf(context)));
 
 /** The app user named by the required `auth-userid` header, as a decimal string. */
-export const SdkUserId = createParamDecorator((_: unknown, context: ExecutionContext) =>
-  parseSdkUserId(headersOf(context)),
-);
+export const SdkUserId = createParamDecorator((_: unknown, context: ExecutionContext) => parseSdkUserId(headersOf(context)));
 
 /** `api_version`, `app_version`, `package_name`, `hotpatch_version` / `codepush_version`. */
-export const SdkClientInfo = createParamDecorator((_: unknown, context: ExecutionContext) =>
-  parseSdkClientInfo(headersOf(context)),
-);
+export const SdkClientInfo = createParamDecorator((_: unknown, context: ExecutionContext) => parseSdkClientInfo(headersOf(context)));
 
 /** The `x-source` of an event write (default `admin-api`). */
 export const EventSource = createParamDecorator((_: unknown, context: ExecutionContext) => parseEventSource(headersOf(context)));

@@ -6,7 +6,8 @@ import { fieldProblemsText, validationProblems } from './problems';
 /** "name must be a string; tags must be an array; rule is required": every problem of a body, in one message (DESIGN §22). */
 export const describeValidationErrors = (errors: readonly ValidationError[]): string => fieldProblemsText(validationProblems(errors));
 
-export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A strict ValidationPipe whose failures carry `code` (DESIGN §4 names a code per endpoint).
@@ -49,5 +50,4 @@ export function validationPipe(code: ErrorCode = ErrorCode.INVALID_REQUEST): Val
 export const ValidBody = (code: ErrorCode = ErrorCode.INVALID_REQUEST): ParameterDecorator => Body(validationPipe(code));
 
 /** `@Query()` validated against its DTO; failures answer 400 with `code`. */
-export const ValidQuery = (code: ErrorCode = ErrorCode.INVALID_REQUEST): ParameterDecorator =>
-  Query(validationPipe(code));
+export const ValidQuery = (code: ErrorCode = ErrorCode.INVALID_REQUEST): ParameterDecorator => Query(validationPipe(code));

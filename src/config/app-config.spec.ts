@@ -121,9 +121,12 @@ describe('loadAppConfig', () => {
     });
   });
 
-  it.each(['sqlite:./data/other.sqlite', 'sqlite::memory:', 'mysql://root@127.0.0.1:3306/test', 'mariadb://u:p@h/db'])('accepts DB_URL %s', (url) => {
-    expect(loadAppConfig({ DB_URL: url }).dbUrl).toBe(url);
-  });
+  it.each(['sqlite:./data/other.sqlite', 'sqlite::memory:', 'mysql://root@127.0.0.1:3306/test', 'mariadb://u:p@h/db'])(
+    'accepts DB_URL %s',
+    (url) => {
+      expect(loadAppConfig({ DB_URL: url }).dbUrl).toBe(url);
+    },
+  );
 
   it.each(['TRUE', '1', 'true'])('reads DB_MIGRATIONS_RUN %s as true', (value) => {
     expect(loadAppConfig({ DB_MIGRATIONS_RUN: value }).dbMigrationsRun).toBe(true);
@@ -193,7 +196,9 @@ describe('loadAppConfig', () => {
     expect(failure({ ADMIN_API_KEYS: 'k0,alice:owner:secret-key' }).message).toBe(
       "Invalid configuration: ADMIN_API_KEYS entry 2 ('alice') has the unknown role 'owner'; roles are viewer, editor, publisher, admin",
     );
-    expect(failure({ ADMIN_API_KEYS: 'alice:viewer:' }).message).toBe("Invalid configuration: ADMIN_API_KEYS entry 1 has an empty key; use 'name:role:key'");
+    expect(failure({ ADMIN_API_KEYS: 'alice:viewer:' }).message).toBe(
+      "Invalid configuration: ADMIN_API_KEYS entry 1 has an empty key; use 'name:role:key'",
+    );
   });
 
   it('takes the app-user token secret as given, untrimmed', () => {
@@ -201,15 +206,27 @@ describe('loadAppConfig', () => {
   });
 
   it.each([
-    [{ SDK_JWT_SECRET: 's', SDK_JWT_JWKS_URL: 'https://auth.example.com/jwks' }, 'SDK_JWT_SECRET and SDK_JWT_JWKS_URL are both set; set one (HS256 secret or RS256/ES256 key set)'],
+    [
+      { SDK_JWT_SECRET: 's', SDK_JWT_JWKS_URL: 'https://auth.example.com/jwks' },
+      'SDK_JWT_SECRET and SDK_JWT_JWKS_URL are both set; set one (HS256 secret or RS256/ES256 key set)',
+    ],
     [{ SDK_JWT_JWKS_URL: 'ftp://auth.example.com/jwks' }, "SDK_JWT_JWKS_URL must be an http(s) URL, got 'ftp://auth.example.com/jwks'"],
     [{ SDK_JWT_JWKS_URL: 'auth.example.com/jwks' }, "SDK_JWT_JWKS_URL must be an http(s) URL, got 'auth.example.com/jwks'"],
     [{ SDK_JWT_SECRET: '' }, 'SDK_JWT_SECRET is empty'],
     [{ SDK_JWT_SECRET: '   ' }, 'SDK_JWT_SECRET is empty'],
-    [{ SDK_JWT_ISSUER: 'https://auth.example.com' }, 'SDK_JWT_ISSUER needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with'],
+    [
+      { SDK_JWT_ISSUER: 'https://auth.example.com' },
+      'SDK_JWT_ISSUER needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with',
+    ],
     [{ SDK_JWT_USER_CLAIM: 'uid' }, 'SDK_JWT_USER_CLAIM needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with'],
-    [{ SDK_JWT_CACHE_MAX_TOKENS: '100' }, 'SDK_JWT_CACHE_MAX_TOKENS needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with'],
-    [{ SDK_JWT_SECRET: 's', SDK_JWT_CACHE_MAX_TOKENS: '0' }, "SDK_JWT_CACHE_MAX_TOKENS must be an integer from 1 to 9007199254740991, got '0'"],
+    [
+      { SDK_JWT_CACHE_MAX_TOKENS: '100' },
+      'SDK_JWT_CACHE_MAX_TOKENS needs SDK_JWT_SECRET or SDK_JWT_JWKS_URL to verify app-user tokens with',
+    ],
+    [
+      { SDK_JWT_SECRET: 's', SDK_JWT_CACHE_MAX_TOKENS: '0' },
+      "SDK_JWT_CACHE_MAX_TOKENS must be an integer from 1 to 9007199254740991, got '0'",
+    ],
   ])('refuses app-user token settings that cannot work: %p', (env, message) => {
     expect(failure(env).message).toBe(`Invalid configuration: ${message}`);
   });

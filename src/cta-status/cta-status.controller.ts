@@ -24,15 +24,23 @@ export class CtaStatusController {
   @RequiresRole('publisher')
   @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({
-    summary: 'Change a CTA\'s status',
+    summary: "Change a CTA's status",
     description:
       'live: from draft or paused (startTime := now). pause: from live or scheduled. schedule: from draft or paused, ' +
       'only when startTime is set and not in the past. conclude: from live or paused (endTime := now). ' +
       'terminate: from draft, live, paused or scheduled (endTime := now). concluded and terminated are final. ' +
       'Of concurrent conflicting changes exactly one succeeds. The request body is ignored.',
   })
-  @ApiParam({ name: 'ctaId', description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`, example: String(FLOW_CTA_ID) })
-  @ApiParam({ name: 'action', schema: { type: 'string', enum: [...STATUS_ACTIONS], example: 'live' }, description: 'live takes the CTA to devices; the others as above' })
+  @ApiParam({
+    name: 'ctaId',
+    description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`,
+    example: String(FLOW_CTA_ID),
+  })
+  @ApiParam({
+    name: 'action',
+    schema: { type: 'string', enum: [...STATUS_ACTIONS], example: 'live' },
+    description: 'live takes the CTA to devices; the others as above',
+  })
   @ApiOkResponse({ description: 'changed', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequest(
     'CTA_STATUS_INVALID: the action is not live, pause, schedule, conclude or terminate; CTA_ID_INVALID: no such CTA (or a test CTA); ' +
@@ -41,7 +49,10 @@ export class CtaStatusController {
     [ErrorCode.CTA_STATUS_INVALID, "unknown status action 'start'; use one of live, pause, schedule, conclude, terminate"],
     [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'],
     [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'cannot move CTA 1 from concluded to live'],
-    [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'cannot schedule CTA 1: its startTime 2026-11-25T10:00:00.000Z (1795600800000) is in the past (now 2026-11-25T11:00:00.000Z (1795604400000))'],
+    [
+      ErrorCode.CTA_STATUS_UPDATE_INVALID,
+      'cannot schedule CTA 1: its startTime 2026-11-25T10:00:00.000Z (1795600800000) is in the past (now 2026-11-25T11:00:00.000Z (1795604400000))',
+    ],
   )
   async change(
     @TenantId() tenantId: string,

@@ -94,7 +94,11 @@ export class CtaStatusService implements OnModuleInit {
             due.map((cta) => cta.tenantId),
             async (manager) => {
               // The batch again, under its rows' locks: the CTAs still due move, each with its entry as the scheduler's.
-              const locked = await loadCtaRecordsById(manager, due.map((cta) => Number(cta.id)), { locked: true });
+              const locked = await loadCtaRecordsById(
+                manager,
+                due.map((cta) => Number(cta.id)),
+                { locked: true },
+              );
               const moving = [...locked.values()].filter((cta) => isDue(cta, timed, now));
               if (moving.length === 0) {
                 return;
@@ -103,10 +107,20 @@ export class CtaStatusService implements OnModuleInit {
                 .createQueryBuilder()
                 .update(CtaEntity)
                 .set({ status: timed.to })
-                .where('id IN (:...ids) AND is_test = :isTest AND status IN (:...from)', { ids: moving.map((cta) => cta.id), isTest: false, from: timed.from })
+                .where('id IN (:...ids) AND is_test = :isTest AND status IN (:...from)', {
+                  ids: moving.map((cta) => cta.id),
+                  isTest: false,
+                  from: timed.from,
+                })
                 .andWhere(`${COLUMN_OF[timed.dueAt]} <= :now`, { now })
                 .execute();
-              await recordCtaChanges(this.audit, manager, SCHEDULER_ORIGIN, timed.action, moving.map((cta) => ({ id: cta.id, tenantId: cta.tenantId, before: cta })));
+              await recordCtaChanges(
+                this.audit,
+                manager,
+                SCHEDULER_ORIGIN,
+                timed.action,
+                moving.map((cta) => ({ id: cta.id, tenantId: cta.tenantId, before: cta })),
+              );
             },
           ),
       );
@@ -123,7 +137,10 @@ export class CtaStatusService implements OnModuleInit {
 
   /** Why the conditional update matched nothing: no such CTA, a disallowed source status, or a past start. */
   private async refusal(manager: EntityManager, tenantId: string, id: number, action: StatusAction, now: number): Promise<DomainError> {
-    const cta = await manager.findOne(CtaEntity, { select: { id: true, status: true, startTime: true }, where: { tenantId, id, isTest: false } });
+    const cta = await manager.findOne(CtaEntity, {
+      select: { id: true, status: true, startTime: true },
+      where: { tenantId, id, isTest: false },
+    });
     if (!cta) {
       return unknownCta(id);
     }

@@ -46,7 +46,12 @@ export const RULE_EXAMPLE = {
   stateMachineTTL: 604800000,
   actions: [
     { actionId: 'store_banner', type: 'NUDGE_UI', template: 'banner_v2', props: { title: 'Still looking?', deeplink: 'app://store' } },
-    { actionId: 'discount_popup', type: 'POPUP', template: 'popup_discount', props: { title: '10% off your first order', code: 'FIRST10' } },
+    {
+      actionId: 'discount_popup',
+      type: 'POPUP',
+      template: 'popup_discount',
+      props: { title: '10% off your first order', code: 'FIRST10' },
+    },
   ],
   frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
 };

@@ -15,10 +15,20 @@ export async function recordCtaChanges(
   action: AuditAction,
   changed: { id: number; tenantId: string; before: CtaRecord | null }[],
 ): Promise<void> {
-  const after = await loadCtaRecordsById(manager, changed.map(({ id }) => id));
+  const after = await loadCtaRecordsById(
+    manager,
+    changed.map(({ id }) => id),
+  );
   await audit.record(
     manager,
     origin,
-    changed.map(({ id, tenantId, before }) => ({ tenantId, entityType: 'cta', entityId: String(id), action, before, after: after.get(id) ?? null })),
+    changed.map(({ id, tenantId, before }) => ({
+      tenantId,
+      entityType: 'cta',
+      entityId: String(id),
+      action,
+      before,
+      after: after.get(id) ?? null,
+    })),
   );
 }

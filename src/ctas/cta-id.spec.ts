@@ -11,10 +11,29 @@ describe('ctaIdString', () => {
     expect(ctaIdString(value)).toBe(expected);
   });
 
-  it.each([0, '0', -1, '-1', 1.5, '1.5', '1e3', ' 12', '12 ', '', 'abc', '9007199254740993', 2 ** 53, '1000000000000000', 1e21, NaN, null, undefined, true, [12], {}])(
-    'rejects %p',
-    (value) => {
-      expect(ctaIdString(value)).toBeNull();
-    },
-  );
+  it.each([
+    0,
+    '0',
+    -1,
+    '-1',
+    1.5,
+    '1.5',
+    '1e3',
+    ' 12',
+    '12 ',
+    '',
+    'abc',
+    '9007199254740993',
+    2 ** 53,
+    '1000000000000000',
+    1e21,
+    NaN,
+    null,
+    undefined,
+    true,
+    [12],
+    {},
+  ])('rejects %p', (value) => {
+    expect(ctaIdString(value)).toBeNull();
+  });
 });

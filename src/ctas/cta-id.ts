@@ -26,8 +26,7 @@ export function parseCtaId(value: string): number {
   return id;
 }
 
-export const unknownCta = (id: number | string): DomainError =>
-  new DomainError(ErrorCode.CTA_ID_INVALID, `CTA ${id} does not exist`);
+export const unknownCta = (id: number | string): DomainError => new DomainError(ErrorCode.CTA_ID_INVALID, `CTA ${id} does not exist`);
 
 /**
  * A CTA id as clients send it inside behaviour tags and SDK bodies (DESIGN §3: a

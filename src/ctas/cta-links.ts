@@ -63,7 +63,11 @@ export async function loadCtaRecordsById(manager: EntityManager, ids: number[], 
   const records = new Map<number, CtaRecord>();
   for (const tenantId of new Set(ctas.map((cta) => cta.tenantId))) {
     const ofTenant = ctas.filter((cta) => cta.tenantId === tenantId);
-    const links = await loadCtaLinks(manager, tenantId, ofTenant.map((cta) => Number(cta.id)));
+    const links = await loadCtaLinks(
+      manager,
+      tenantId,
+      ofTenant.map((cta) => Number(cta.id)),
+    );
     ofTenant.forEach((cta) => records.set(Number(cta.id), toCtaRecord(cta, links)));
   }
   return records;

@@ -34,7 +34,10 @@ const likeLiteral = (text: string): string => text.replace(/[!%_]/g, (char) => `
 
 /** `a,b,,c` → `['a','b','c']`; `null` when nothing is left (no filter). */
 const commaList = (value: string | undefined): string[] | null => {
-  const items = (value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   return items.length > 0 ? [...new Set(items)] : null;
 };
 
@@ -79,7 +82,11 @@ export class CtaListingService {
         page.andWhere('cta.status = :status', { status });
       }
       const rows = await page.orderBy('cta.id', 'DESC').limit(pageSize).offset(offset).getMany();
-      const links = await loadCtaLinks(this.dataSource.manager, tenantId, rows.map((row) => Number(row.id)));
+      const links = await loadCtaLinks(
+        this.dataSource.manager,
+        tenantId,
+        rows.map((row) => Number(row.id)),
+      );
       ctas = rows.map((row) => toCtaRecord(row, links));
     }
     return { ctas, totalEntries, totalPages: Math.ceil(totalEntries / pageSize), pageNumber, pageSize, statusWiseCount };

@@ -69,7 +69,10 @@ export function ruleWarnings(rule: Json, definitions: readonly EventDefinition[]
           if (typeof name !== 'string' || DEVICE_EVENT_PROPERTIES.includes(name)) continue;
           const definedType = typeOf.get(name);
           if (definedType === undefined) {
-            warnings.push({ path: at(path, 'propertyName'), message: `${JSON.stringify(name)} is not a property of event ${JSON.stringify(event)}` });
+            warnings.push({
+              path: at(path, 'propertyName'),
+              message: `${JSON.stringify(name)} is not a property of event ${JSON.stringify(event)}`,
+            });
             continue;
           }
           const expected = PROPERTY_TYPE_OF[definedType.toLowerCase()];

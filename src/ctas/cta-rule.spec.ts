@@ -112,39 +112,147 @@ describe('validateCtaRule', () => {
   });
 
   it.each<[string, (rule: Record<string, any>) => unknown, string]>([
-    ['includes of non-strings', (r) => (r.cohortEligibility.includes = [1]), 'rule.cohortEligibility.includes: must be a non-empty array of strings'],
-    ['a condition not an object', (r) => (r.stateTransition.store_opened['0'] = [5]), 'rule.stateTransition.store_opened.0[0]: must be an object'],
-    ['a state key not an integer string', (r) => (r.stateTransition.store_opened.start = []), 'rule.stateTransition.store_opened.start: the key "start" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)'],
-    ['a state with a leading zero', (r) => (r.stateTransition.store_opened['01'] = []), 'rule.stateTransition.store_opened.01: the key "01" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)'],
-    ['transitionTo a name', (r) => (r.stateTransition.store_opened['1'][0].transitionTo = 'done'), 'rule.stateTransition.store_opened.1[0].transitionTo: "done" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros) or a non-negative integer'],
-    ['transitionTo negative', (r) => (r.stateTransition.store_opened['1'][0].transitionTo = -1), 'rule.stateTransition.store_opened.1[0].transitionTo: -1 is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros) or a non-negative integer'],
+    [
+      'includes of non-strings',
+      (r) => (r.cohortEligibility.includes = [1]),
+      'rule.cohortEligibility.includes: must be a non-empty array of strings',
+    ],
+    [
+      'a condition not an object',
+      (r) => (r.stateTransition.store_opened['0'] = [5]),
+      'rule.stateTransition.store_opened.0[0]: must be an object',
+    ],
+    [
+      'a state key not an integer string',
+      (r) => (r.stateTransition.store_opened.start = []),
+      'rule.stateTransition.store_opened.start: the key "start" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)',
+    ],
+    [
+      'a state with a leading zero',
+      (r) => (r.stateTransition.store_opened['01'] = []),
+      'rule.stateTransition.store_opened.01: the key "01" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)',
+    ],
+    [
+      'transitionTo a name',
+      (r) => (r.stateTransition.store_opened['1'][0].transitionTo = 'done'),
+      'rule.stateTransition.store_opened.1[0].transitionTo: "done" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros) or a non-negative integer',
+    ],
+    [
+      'transitionTo negative',
+      (r) => (r.stateTransition.store_opened['1'][0].transitionTo = -1),
+      'rule.stateTransition.store_opened.1[0].transitionTo: -1 is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros) or a non-negative integer',
+    ],
     ['an empty event name', (r) => (r.stateTransition[''] = {}), 'rule.stateTransition.: event names must be non-empty'],
-    ['an operator in lower case', (r) => (r.stateTransition.store_opened['1'][0].filters.operator = 'and'), 'rule.stateTransition.store_opened.1[0].filters.operator: "and" is not one of AND, OR (exact case)'],
-    ['the operator XOR', (r) => (r.stateTransition.store_opened['1'][0].filters.operator = 'XOR'), 'rule.stateTransition.store_opened.1[0].filters.operator: "XOR" is not one of AND, OR (exact case)'],
-    ['an OR over an empty list', (r) => (r.stateTransition.store_opened['1'][0].filters.operator = 'OR'), 'rule.stateTransition.store_opened.1[0].filters.filter: an OR over an empty list never passes on the device; add a comparison or use AND'],
-    ['filter not a list', (r) => (r.stateTransition.store_opened['1'][0].filters.filter = {}), 'rule.stateTransition.store_opened.1[0].filters.filter: must be an array of filter groups and comparisons'],
-    ['a filter item not an object', (r) => (r.stateTransition.store_opened['1'][0].filters.filter = ['x']), 'rule.stateTransition.store_opened.1[0].filters.filter[0]: must be an object: a filter group ({operator, filter}) or a comparison'],
-    ['the seed comparison EQUALS', (r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonType = 'EQUALS'), `${FIRST}.filter[0].comparisonType: "EQUALS" is not one of =, != for propertyType string`],
-    ['no propertyType', (r) => delete r.stateTransition.store_opened['0'][0].filters.filter[0].propertyType, `${FIRST}.filter[0].propertyType: nothing is not one of string, number, boolean`],
-    ['propertyType String', (r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].propertyType = 'String'), `${FIRST}.filter[0].propertyType: "String" is not one of string, number, boolean`],
-    ['!= on a number', (r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonType = '!='), `${FIRST}.filter[1].comparisonType: "!=" is not one of =, >, <, >=, <= for propertyType number (the device always fails != on numbers)`],
-    ['a number compared with a word', (r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonValue = 'lots'), `${FIRST}.filter[1].comparisonValue: must be a number or a numeric string for propertyType number, not "lots"`],
-    ['a string compared with a number', (r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonValue = 5), `${FIRST}.filter[0].comparisonValue: must be a string for propertyType string, not 5`],
-    ['an empty propertyName', (r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].propertyName = ''), `${FIRST}.filter[0].propertyName: must be a non-empty string`],
-    ['a functions operator *', (r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].functions = { operator: '*', operand1: 1, operand2: 2 }), `${FIRST}.filter[1].functions.operator: "*" is not one of +, -`],
-    ['a functions operand of a bare name', (r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].functions = { operator: '+', operand1: 'cartValue', operand2: 2 }), `${FIRST}.filter[1].functions.operand1: "cartValue" is not an operand: a number, a numeric string, "$.<property>", "$.currentTime" or a functions object`],
+    [
+      'an operator in lower case',
+      (r) => (r.stateTransition.store_opened['1'][0].filters.operator = 'and'),
+      'rule.stateTransition.store_opened.1[0].filters.operator: "and" is not one of AND, OR (exact case)',
+    ],
+    [
+      'the operator XOR',
+      (r) => (r.stateTransition.store_opened['1'][0].filters.operator = 'XOR'),
+      'rule.stateTransition.store_opened.1[0].filters.operator: "XOR" is not one of AND, OR (exact case)',
+    ],
+    [
+      'an OR over an empty list',
+      (r) => (r.stateTransition.store_opened['1'][0].filters.operator = 'OR'),
+      'rule.stateTransition.store_opened.1[0].filters.filter: an OR over an empty list never passes on the device; add a comparison or use AND',
+    ],
+    [
+      'filter not a list',
+      (r) => (r.stateTransition.store_opened['1'][0].filters.filter = {}),
+      'rule.stateTransition.store_opened.1[0].filters.filter: must be an array of filter groups and comparisons',
+    ],
+    [
+      'a filter item not an object',
+      (r) => (r.stateTransition.store_opened['1'][0].filters.filter = ['x']),
+      'rule.stateTransition.store_opened.1[0].filters.filter[0]: must be an object: a filter group ({operator, filter}) or a comparison',
+    ],
+    [
+      'the seed comparison EQUALS',
+      (r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonType = 'EQUALS'),
+      `${FIRST}.filter[0].comparisonType: "EQUALS" is not one of =, != for propertyType string`,
+    ],
+    [
+      'no propertyType',
+      (r) => delete r.stateTransition.store_opened['0'][0].filters.filter[0].propertyType,
+      `${FIRST}.filter[0].propertyType: nothing is not one of string, number, boolean`,
+    ],
+    [
+      'propertyType String',
+      (r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].propertyType = 'String'),
+      `${FIRST}.filter[0].propertyType: "String" is not one of string, number, boolean`,
+    ],
+    [
+      '!= on a number',
+      (r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonType = '!='),
+      `${FIRST}.filter[1].comparisonType: "!=" is not one of =, >, <, >=, <= for propertyType number (the device always fails != on numbers)`,
+    ],
+    [
+      'a number compared with a word',
+      (r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonValue = 'lots'),
+      `${FIRST}.filter[1].comparisonValue: must be a number or a numeric string for propertyType number, not "lots"`,
+    ],
+    [
+      'a string compared with a number',
+      (r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].comparisonValue = 5),
+      `${FIRST}.filter[0].comparisonValue: must be a string for propertyType string, not 5`,
+    ],
+    [
+      'an empty propertyName',
+      (r) => (r.stateTransition.store_opened['0'][0].filters.filter[0].propertyName = ''),
+      `${FIRST}.filter[0].propertyName: must be a non-empty string`,
+    ],
+    [
+      'a functions operator *',
+      (r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].functions = { operator: '*', operand1: 1, operand2: 2 }),
+      `${FIRST}.filter[1].functions.operator: "*" is not one of +, -`,
+    ],
+    [
+      'a functions operand of a bare name',
+      (r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].functions = { operator: '+', operand1: 'cartValue', operand2: 2 }),
+      `${FIRST}.filter[1].functions.operand1: "cartValue" is not an operand: a number, a numeric string, "$.<property>", "$.currentTime" or a functions object`,
+    ],
     ['actions not a list', (r) => (r.actions = {}), 'rule.actions: must be an array of actions'],
-    ['an action type BANNER', (r) => (r.actions[1].type = 'BANNER'), 'rule.actions[1].type: "BANNER" is not one of NUDGE_UI, POPUP, NUDGE_ACTION, TOOLTIP'],
-    ['an action without an actionId', (r) => ((r.actions[1].actionId = ''), (r.stateToAction['2'] = 'store_banner')), 'rule.actions[1].actionId: must be a non-empty string'],
-    ['stateToAction naming no action', (r) => (r.stateToAction['2'] = 'popup'), 'rule.stateToAction.2: "popup" is not an actionId of rule.actions'],
-    ['stateToAction keyed by a name', (r) => ((r.stateToAction = { shown: 'store_banner' })), 'rule.stateToAction.shown: the key "shown" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)'],
-    ['resetStates of a name', (r) => (r.resetStates = ['3', 'done']), 'rule.resetStates[1]: "done" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)'],
+    [
+      'an action type BANNER',
+      (r) => (r.actions[1].type = 'BANNER'),
+      'rule.actions[1].type: "BANNER" is not one of NUDGE_UI, POPUP, NUDGE_ACTION, TOOLTIP',
+    ],
+    [
+      'an action without an actionId',
+      (r) => ((r.actions[1].actionId = ''), (r.stateToAction['2'] = 'store_banner')),
+      'rule.actions[1].actionId: must be a non-empty string',
+    ],
+    [
+      'stateToAction naming no action',
+      (r) => (r.stateToAction['2'] = 'popup'),
+      'rule.stateToAction.2: "popup" is not an actionId of rule.actions',
+    ],
+    [
+      'stateToAction keyed by a name',
+      (r) => (r.stateToAction = { shown: 'store_banner' }),
+      'rule.stateToAction.shown: the key "shown" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)',
+    ],
+    [
+      'resetStates of a name',
+      (r) => (r.resetStates = ['3', 'done']),
+      'rule.resetStates[1]: "done" is not a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)',
+    ],
     ['priority unsafe', (r) => (r.priority = 2 ** 60), 'rule.priority: must be an integer'],
     ['stateMachineTTL negative', (r) => (r.stateMachineTTL = -5), 'rule.stateMachineTTL: must be a positive integer'],
     ['window missing', (r) => delete r.frequency.window, 'rule.frequency.window: must be an object'],
     ['window.limit fractional', (r) => (r.frequency.window.limit = 0.5), 'rule.frequency.window.limit: must be a non-negative integer'],
-    ['window.unit missing', (r) => delete r.frequency.window.unit, 'rule.frequency.window.unit: must be one of days, hours, minutes, seconds'],
-    ['lifespan alias invalid', (r) => ((r.frequency.lifespan = { limit: -1 }), delete r.frequency.lifeSpan), 'rule.frequency.lifeSpan.limit: must be a non-negative integer'],
+    [
+      'window.unit missing',
+      (r) => delete r.frequency.window.unit,
+      'rule.frequency.window.unit: must be one of days, hours, minutes, seconds',
+    ],
+    [
+      'lifespan alias invalid',
+      (r) => ((r.frequency.lifespan = { limit: -1 }), delete r.frequency.lifeSpan),
+      'rule.frequency.lifeSpan.limit: must be a non-negative integer',
+    ],
     ['groupByConfig not an object', (r) => (r.groupByConfig = []), 'rule.groupByConfig: must be an object'],
   ])('refuses %s, naming the path', (_case, change, message) => {
     const rule = example();
@@ -163,11 +271,14 @@ describe('validateCtaRule', () => {
     const rule = example();
     rule.actions[1].actionId = 'store_banner';
     rule.stateToAction['2'] = 'store_banner';
-    expect(problemsOf(rule)).toEqual(['rule.actions[1].actionId: "store_banner" is also the actionId of rule.actions[0]; actionIds must be unique']);
+    expect(problemsOf(rule)).toEqual([
+      'rule.actions[1].actionId: "store_banner" is also the actionId of rule.actions[0]; actionIds must be unique',
+    ]);
   });
 
   it(`allows filter groups ${MAX_FILTER_DEPTH} deep, the condition's filters counting as 1`, () => {
-    const nest = (depth: number): Record<string, unknown> => (depth === 1 ? { operator: 'AND', filter: [leaf()] } : { operator: 'OR', filter: [nest(depth - 1)] });
+    const nest = (depth: number): Record<string, unknown> =>
+      depth === 1 ? { operator: 'AND', filter: [leaf()] } : { operator: 'OR', filter: [nest(depth - 1)] };
     expect(problemsOf(withFilters(nest(MAX_FILTER_DEPTH)))).toEqual([]);
     const deepPath = `${FIRST}${'.filter[0]'.repeat(MAX_FILTER_DEPTH)}`;
     expect(problemsOf(withFilters(nest(MAX_FILTER_DEPTH + 1)))).toEqual([`${deepPath}: filter groups nest deeper than 5 levels`]);
@@ -207,10 +318,14 @@ describe('validateCtaRule', () => {
       return '';
     })();
     expect(message.split('; ')).toHaveLength(21);
-    expect(message).toMatch(/^rule\.resetStates\[0\]: "s0" is not a state.*rule\.resetStates\[19\]: "s19" is not a state[^;]*; and 5 more$/);
+    expect(message).toMatch(
+      /^rule\.resetStates\[0\]: "s0" is not a state.*rule\.resetStates\[19\]: "s19" is not a state[^;]*; and 5 more$/,
+    );
   });
 
   it.each([['rule'], [null], [[]], [undefined]])('refuses %p as not an object', (rule) => {
-    expect(() => validateCtaRule(rule, ErrorCode.INVALID_REQUEST)).toThrow(new DomainError(ErrorCode.INVALID_REQUEST, 'rule: must be an object'));
+    expect(() => validateCtaRule(rule, ErrorCode.INVALID_REQUEST)).toThrow(
+      new DomainError(ErrorCode.INVALID_REQUEST, 'rule: must be an object'),
+    );
   });
 });

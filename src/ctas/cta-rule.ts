@@ -1,7 +1,15 @@
 import { DomainError } from '../common/domain-error';
 import type { ErrorCode } from '../common/error-code';
 import { joinProblems, pathTo as at, Problem } from '../common/problems';
-import { ACTION_TYPES, COMPARISONS_BY_PROPERTY_TYPE, CtaRule, FILTER_OPERATORS, PROPERTY_TYPES, PropertyType, WINDOW_UNITS } from './cta.types';
+import {
+  ACTION_TYPES,
+  COMPARISONS_BY_PROPERTY_TYPE,
+  CtaRule,
+  FILTER_OPERATORS,
+  PROPERTY_TYPES,
+  PropertyType,
+  WINDOW_UNITS,
+} from './cta.types';
 
 /**
  * The rule grammar of DESIGN §5 and §5a, shared by CTA create, update and test
@@ -50,8 +58,7 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
 const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
-const isNumericString = (value: unknown): boolean =>
-  typeof value === 'string' && /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(value);
+const isNumericString = (value: unknown): boolean => typeof value === 'string' && /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(value);
 const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 /** A value as a message quotes it: strings in quotes, the rest as JSON. */
@@ -77,7 +84,9 @@ class RuleChecker {
     this.check(isInteger(rule.stateMachineTTL) && rule.stateMachineTTL > 0, 'rule.stateMachineTTL', 'must be a positive integer');
     this.frequency(rule, 'rule.frequency');
     this.optional(rule, 'resetStates', (states) => this.states(states, 'rule.resetStates'));
-    this.optional(rule, 'resetCTAonFirstLaunch', (item) => this.check(typeof item === 'boolean', 'rule.resetCTAonFirstLaunch', 'must be a boolean'));
+    this.optional(rule, 'resetCTAonFirstLaunch', (item) =>
+      this.check(typeof item === 'boolean', 'rule.resetCTAonFirstLaunch', 'must be a boolean'),
+    );
     this.optional(rule, 'contextParams', (item) => this.check(isStringArray(item), 'rule.contextParams', 'must be an array of strings'));
     this.optional(rule, 'groupByConfig', (item) => this.groupByConfig(item, 'rule.groupByConfig'));
     return { rule: rule as CtaRule, problems: this.problems };
@@ -103,7 +112,10 @@ class RuleChecker {
       if (!isNonEmptyString(actionId)) {
         this.problem(at(actionPath, 'actionId'), 'must be a non-empty string');
       } else if (firstIndexOf.has(actionId)) {
-        this.problem(at(actionPath, 'actionId'), `${shown(actionId)} is also the actionId of ${at(path, firstIndexOf.get(actionId)!)}; actionIds must be unique`);
+        this.problem(
+          at(actionPath, 'actionId'),
+          `${shown(actionId)} is also the actionId of ${at(path, firstIndexOf.get(actionId)!)}; actionIds must be unique`,
+        );
       } else {
         firstIndexOf.set(actionId, index);
       }
@@ -158,7 +170,11 @@ class RuleChecker {
     if (filters === undefined || filters === null || (isObject(filters) && Object.keys(filters).length === 0)) return;
     const leaves = { count: 0 };
     this.group(filters, at(path, 'filters'), 1, leaves);
-    this.check(leaves.count <= MAX_FILTER_LEAVES, at(path, 'filters'), `has ${leaves.count} comparisons; at most ${MAX_FILTER_LEAVES} per condition`);
+    this.check(
+      leaves.count <= MAX_FILTER_LEAVES,
+      at(path, 'filters'),
+      `has ${leaves.count} comparisons; at most ${MAX_FILTER_LEAVES} per condition`,
+    );
   }
 
   private group(group: unknown, path: string, depth: number, leaves: { count: number }): void {
@@ -177,7 +193,11 @@ class RuleChecker {
       this.problem(at(path, 'filter'), 'must be an array of filter groups and comparisons');
       return;
     }
-    this.check(operator !== 'OR' || filter.length > 0, at(path, 'filter'), 'an OR over an empty list never passes on the device; add a comparison or use AND');
+    this.check(
+      operator !== 'OR' || filter.length > 0,
+      at(path, 'filter'),
+      'an OR over an empty list never passes on the device; add a comparison or use AND',
+    );
     filter.forEach((item, index) => {
       const itemPath = at(at(path, 'filter'), index);
       if (!isObject(item)) {
@@ -201,7 +221,10 @@ class RuleChecker {
       const allowed = COMPARISONS_BY_PROPERTY_TYPE[type];
       if (!(allowed as readonly unknown[]).includes(comparisonType)) {
         const hint = type === 'number' && comparisonType === '!=' ? ' (the device always fails != on numbers)' : '';
-        this.problem(at(path, 'comparisonType'), `${shown(comparisonType)} is not one of ${allowed.join(', ')} for propertyType ${type}${hint}`);
+        this.problem(
+          at(path, 'comparisonType'),
+          `${shown(comparisonType)} is not one of ${allowed.join(', ')} for propertyType ${type}${hint}`,
+        );
       }
       this.comparisonValue(type, comparisonValue, at(path, 'comparisonValue'));
     }
@@ -214,10 +237,18 @@ class RuleChecker {
     if (type === 'string') {
       this.check(typeof value === 'string', path, `must be a string for propertyType string, not ${shown(value)}`);
     } else if (type === 'number') {
-      this.check(isFiniteNumber(value) || isNumericString(value), path, `must be a number or a numeric string for propertyType number, not ${shown(value)}`);
+      this.check(
+        isFiniteNumber(value) || isNumericString(value),
+        path,
+        `must be a number or a numeric string for propertyType number, not ${shown(value)}`,
+      );
     } else {
       const hint = value === 'false' || value === 'true' ? ' (the device reads the string "false" as true)' : '';
-      this.check(typeof value === 'boolean', path, `must be true or false (a JSON boolean) for propertyType boolean, not ${shown(value)}${hint}`);
+      this.check(
+        typeof value === 'boolean',
+        path,
+        `must be true or false (a JSON boolean) for propertyType boolean, not ${shown(value)}${hint}`,
+      );
     }
   }
 
@@ -262,7 +293,11 @@ class RuleChecker {
     this.limit(frequency.session, at(path, 'session'));
     const window = frequency.window;
     if (this.limit(window, at(path, 'window'))) {
-      this.check((WINDOW_UNITS as readonly unknown[]).includes(window.unit), at(path, 'window.unit'), `must be one of ${WINDOW_UNITS.join(', ')}`);
+      this.check(
+        (WINDOW_UNITS as readonly unknown[]).includes(window.unit),
+        at(path, 'window.unit'),
+        `must be one of ${WINDOW_UNITS.join(', ')}`,
+      );
       this.nonNegativeInteger(window.value, at(path, 'window.value'));
     }
     this.limit(frequency.lifeSpan, at(path, 'lifeSpan'));

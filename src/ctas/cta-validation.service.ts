@@ -66,7 +66,10 @@ export class CtaValidationService {
       ...ruleWarnings(rule, definitions),
       ...cohorts
         .filter((cohort) => unknown.has(cohort.name))
-        .map((cohort) => ({ path: cohort.path, message: `${JSON.stringify(cohort.name)} is not a cohort of the tenant: no user is in it` })),
+        .map((cohort) => ({
+          path: cohort.path,
+          message: `${JSON.stringify(cohort.name)} is not a cohort of the tenant: no user is in it`,
+        })),
     ];
   }
 }

@@ -97,7 +97,15 @@ const INVALID_EXAMPLE = {
     stateToAction: { '1': 'store_banner', '2': 'popup' },
     stateTransition: {
       store_opened: {
-        '0': [{ transitionTo: 1, filters: { operator: 'AND', filter: [{ propertyName: 'source', propertyType: 'string', comparisonType: 'EQUALS', comparisonValue: 'home' }] } }],
+        '0': [
+          {
+            transitionTo: 1,
+            filters: {
+              operator: 'AND',
+              filter: [{ propertyName: 'source', propertyType: 'string', comparisonType: 'EQUALS', comparisonValue: 'home' }],
+            },
+          },
+        ],
       },
     },
   },
@@ -120,7 +128,10 @@ const VALIDATION_EXAMPLES = {
         errors: [],
         warnings: [
           NO_DEFINITIONS_WARNINGS.storeOpened,
-          { path: 'rule.stateTransition.purchase_completed', message: 'event "purchase_completed" is not in the tenant\'s event definitions' },
+          {
+            path: 'rule.stateTransition.purchase_completed',
+            message: 'event "purchase_completed" is not in the tenant\'s event definitions',
+          },
           NO_DEFINITIONS_WARNINGS.groupByKey,
           NO_DEFINITIONS_WARNINGS.contextParam,
           NO_DEFINITIONS_WARNINGS.cohort,
@@ -135,7 +146,10 @@ const VALIDATION_EXAMPLES = {
         valid: false,
         errors: [
           { path: 'rule.stateToAction.2', message: '"popup" is not an actionId of rule.actions' },
-          { path: 'rule.stateTransition.store_opened.0[0].filters.filter[0].comparisonType', message: '"EQUALS" is not one of =, != for propertyType string' },
+          {
+            path: 'rule.stateTransition.store_opened.0[0].filters.filter[0].comparisonType',
+            message: '"EQUALS" is not one of =, != for propertyType string',
+          },
         ],
         warnings: [
           NO_DEFINITIONS_WARNINGS.storeOpened,
@@ -150,7 +164,11 @@ const VALIDATION_EXAMPLES = {
   },
 };
 
-const ID_PARAM = { name: 'ctaId', description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`, example: String(FLOW_CTA_ID) };
+const ID_PARAM = {
+  name: 'ctaId',
+  description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`,
+  example: String(FLOW_CTA_ID),
+};
 
 const UNKNOWN_CTA_EXAMPLE = [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'] as const;
 
@@ -170,7 +188,10 @@ export class CtasController {
   @RequiresRole('editor')
   @ApiOperation({ summary: 'Create a CTA (starts in draft)' })
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: CreateCtaDto, examples: { 'first-purchase-reminder': { summary: 'a banner, then a popup, for new users in the store', value: CREATE_EXAMPLE } } })
+  @ApiBody({
+    type: CreateCtaDto,
+    examples: { 'first-purchase-reminder': { summary: 'a banner, then a popup, for new users in the store', value: CREATE_EXAMPLE } },
+  })
   @ApiOkResponse({ description: 'the new CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, FLOW_CTA_ID) })
   @ApiBadRequest(
     'INVALID_REQUEST: missing or invalid fields or rule (the message lists every problem with its field path), a time outside ' +
@@ -201,11 +222,19 @@ export class CtasController {
       'groupByKeys and contextParams no event of the rule carries. Never writes. The rule grammar: docs/rule-reference.md.',
   })
   @ApiBody({ type: ValidateCtaDto, examples: { valid: { value: CREATE_EXAMPLE }, invalid: { value: INVALID_EXAMPLE } } })
-  @ApiOkResponse({ description: 'the report', content: { 'application/json': { schema: dataEnvelopeSchema(VALIDATION_SCHEMA, VALIDATION_EXAMPLES.invalid.value.data), examples: VALIDATION_EXAMPLES } } })
-  @ApiBadRequest(
-    'INVALID_REQUEST: the body is not a JSON object, or a malformed x-tenant-id',
-    [ErrorCode.INVALID_REQUEST, 'the body must be a JSON object: a CTA create body (name optional)'],
-  )
+  @ApiOkResponse({
+    description: 'the report',
+    content: {
+      'application/json': {
+        schema: dataEnvelopeSchema(VALIDATION_SCHEMA, VALIDATION_EXAMPLES.invalid.value.data),
+        examples: VALIDATION_EXAMPLES,
+      },
+    },
+  })
+  @ApiBadRequest('INVALID_REQUEST: the body is not a JSON object, or a malformed x-tenant-id', [
+    ErrorCode.INVALID_REQUEST,
+    'the body must be a JSON object: a CTA create body (name optional)',
+  ])
   async validate(@TenantId() tenantId: string, @Body() body: unknown): Promise<DataEnvelope<CtaValidationReport>> {
     return dataEnvelope(await this.validation.validate(tenantId, body));
   }
@@ -249,7 +278,10 @@ export class CtasController {
   })
   @ApiParam(ID_PARAM)
   @ApiHeader(USER_HEADER)
-  @ApiBody({ type: UpdateCtaDto, examples: { 'first-purchase-reminder': { summary: 'the created CTA, unchanged (pause it first if live)', value: UPDATE_EXAMPLE } } })
+  @ApiBody({
+    type: UpdateCtaDto,
+    examples: { 'first-purchase-reminder': { summary: 'the created CTA, unchanged (pause it first if live)', value: UPDATE_EXAMPLE } },
+  })
   @ApiOkResponse({ description: 'updated', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequest(
     'INVALID_REQUEST: invalid fields or rule (every problem listed), `name` in the body, a time outside the window, endTime not after startTime, ' +
@@ -276,17 +308,21 @@ export class CtasController {
   @ApiOperation({
     summary: 'Restore a CTA to a version in its history',
     description:
-      'Puts description, tags, team, startTime, endTime and rule back to the `after` of one of the CTA\'s audit entries ' +
+      "Puts description, tags, team, startTime, endTime and rule back to the `after` of one of the CTA's audit entries " +
       '(GET /ctas/{ctaId}/history). It is an update in every respect — only a draft or paused CTA, the same validation — ' +
       'and is recorded as a `restore` entry. The request body is ignored.',
   })
   @ApiParam(ID_PARAM)
-  @ApiParam({ name: 'auditId', description: `id of an audit entry of this CTA (${FLOW_CTA_AUDIT_ID}: the create entry of the CTA example on an empty database)`, example: String(FLOW_CTA_AUDIT_ID) })
+  @ApiParam({
+    name: 'auditId',
+    description: `id of an audit entry of this CTA (${FLOW_CTA_AUDIT_ID}: the create entry of the CTA example on an empty database)`,
+    example: String(FLOW_CTA_AUDIT_ID),
+  })
   @ApiHeader(USER_HEADER)
   @ApiOkResponse({ description: 'restored', schema: EMPTY_ENVELOPE_SCHEMA })
   @ApiBadRequest(
-    'INVALID_REQUEST: the audit entry does not exist or is not one of this CTA\'s, the restored rule or times no longer pass ' +
-      'an update\'s validation, or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); ' +
+    "INVALID_REQUEST: the audit entry does not exist or is not one of this CTA's, the restored rule or times no longer pass " +
+      "an update's validation, or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); " +
       'CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
     [ErrorCode.INVALID_REQUEST, `audit entry '7' is not an entry of CTA ${FLOW_CTA_ID}`],
     [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'],
@@ -313,10 +349,15 @@ export class CtaFiltersController {
 
   @Get()
   @RequiresRole('viewer')
-  @ApiOperation({ summary: 'Distinct names, teams, tags and creators of the tenant\'s CTAs (sorted; test CTAs excluded)' })
+  @ApiOperation({ summary: "Distinct names, teams, tags and creators of the tenant's CTAs (sorted; test CTAs excluded)" })
   @ApiOkResponse({
     description: 'filter values',
-    schema: dataEnvelopeSchema(FILTERS_SCHEMA, { names: ['first-purchase-reminder'], teams: ['growth'], tags: ['onboarding', 'store'], createdBy: ['ops@example.com'] }),
+    schema: dataEnvelopeSchema(FILTERS_SCHEMA, {
+      names: ['first-purchase-reminder'],
+      teams: ['growth'],
+      tags: ['onboarding', 'store'],
+      createdBy: ['ops@example.com'],
+    }),
   })
   @ApiBadRequest('INVALID_REQUEST: a malformed x-tenant-id', BAD_TENANT_EXAMPLE)
   async filters(@TenantId() tenantId: string): Promise<DataEnvelope<FilterValues>> {

@@ -26,7 +26,9 @@ import type { CreateCtaDto, CtaFieldsDto, UpdateCtaDto } from './dto/cta-body.dt
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const endAfterStartProblem = (startTime: number, endTime: number): Problem | null =>
-  endTime > startTime ? null : { path: 'endTime', message: `must be after startTime ${describeInstant(startTime)}, not ${describeInstant(endTime)}` };
+  endTime > startTime
+    ? null
+    : { path: 'endTime', message: `must be after startTime ${describeInstant(startTime)}, not ${describeInstant(endTime)}` };
 
 /** A create or update body after validation: what gets written. */
 interface CtaFields {
@@ -110,7 +112,14 @@ export class CtasService {
     await this.edit(tenantId, user, id, { description, tags, team, startTime, endTime, rule: storedRule }, origin, 'restore');
   }
 
-  private async edit(tenantId: string, user: string, id: number, body: CtaFieldsDto, origin: ChangeOrigin, action: AuditAction): Promise<void> {
+  private async edit(
+    tenantId: string,
+    user: string,
+    id: number,
+    body: CtaFieldsDto,
+    origin: ChangeOrigin,
+    action: AuditAction,
+  ): Promise<void> {
     const now = this.clock.now();
     const fields = this.validFields(body, now);
     await this.catalogue.write(tenantId, async (manager) => {
@@ -189,7 +198,8 @@ export class CtasService {
         });
       }
     }
-    const order = typeof body.startTime === 'number' && typeof body.endTime === 'number' ? endAfterStartProblem(body.startTime, body.endTime) : null;
+    const order =
+      typeof body.startTime === 'number' && typeof body.endTime === 'number' ? endAfterStartProblem(body.startTime, body.endTime) : null;
     return order ? [...problems, order] : problems;
   }
 

@@ -133,11 +133,23 @@ describe('docs/rule-reference.md', () => {
 
   it('explains why the grammar refuses what it refuses: the device never matches those', () => {
     const event = { source: 'home', cartValue: 1, isMember: 'false' };
-    expect(passes({ operator: 'AND', filter: [{ propertyName: 'source', comparisonType: 'EQUALS', comparisonValue: 'home' }] }, event)).toBe(false);
-    expect(passes({ operator: 'AND', filter: [{ propertyName: 'cartValue', propertyType: 'number', comparisonType: '!=', comparisonValue: 2 }] }, event)).toBe(false);
+    expect(
+      passes({ operator: 'AND', filter: [{ propertyName: 'source', comparisonType: 'EQUALS', comparisonValue: 'home' }] }, event),
+    ).toBe(false);
+    expect(
+      passes(
+        { operator: 'AND', filter: [{ propertyName: 'cartValue', propertyType: 'number', comparisonType: '!=', comparisonValue: 2 }] },
+        event,
+      ),
+    ).toBe(false);
     expect(passes({ operator: 'OR', filter: [] }, event)).toBe(false);
     expect(passes({ operator: 'XOR', filter: [] }, event)).toBe(false);
     // A boolean compared with the string "false" reads it as true.
-    expect(passes({ operator: 'AND', filter: [{ propertyName: 'isMember', propertyType: 'boolean', comparisonType: '=', comparisonValue: true }] }, event)).toBe(true);
+    expect(
+      passes(
+        { operator: 'AND', filter: [{ propertyName: 'isMember', propertyType: 'boolean', comparisonType: '=', comparisonValue: true }] },
+        event,
+      ),
+    ).toBe(true);
   });
 });

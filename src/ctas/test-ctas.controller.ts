@@ -33,7 +33,12 @@ export class TestCtasController {
   @ApiHeader(USER_HEADER)
   @ApiBody({
     type: CreateTestCtaDto,
-    examples: { testCta: { summary: 'the example rule, for one user, for an hour', value: { userIds: [Number(FLOW_USER_ID)], expiresInMinutes: 60, rule: RULE_EXAMPLE } } },
+    examples: {
+      testCta: {
+        summary: 'the example rule, for one user, for an hour',
+        value: { userIds: [Number(FLOW_USER_ID)], expiresInMinutes: 60, rule: RULE_EXAMPLE },
+      },
+    },
   })
   @ApiOkResponse({ description: 'the test CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, FLOW_TEST_CTA_ID) })
   @ApiBadRequest(
@@ -55,10 +60,24 @@ export class TestCtasController {
   @RequiresRole('editor')
   @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({ summary: 'Delete a test CTA (and its targeting)' })
-  @ApiParam({ name: 'ctaId', description: `a test CTA id (${FLOW_TEST_CTA_ID}: the test CTA example, created after the CTA example on an empty database)`, example: String(FLOW_TEST_CTA_ID) })
-  @ApiOkResponse({ description: 'deleted', schema: dataEnvelopeSchema({ type: 'object', nullable: true, description: 'always null' }, null) })
-  @ApiBadRequest('CTA_ID_INVALID: no test CTA of that id in the tenant (normal CTAs are not deleted here)', [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'])
-  async delete(@TenantId() tenantId: string, @Param('ctaId') ctaId: string, @ChangeOrigin() origin: ChangeOrigin): Promise<DataEnvelope<null>> {
+  @ApiParam({
+    name: 'ctaId',
+    description: `a test CTA id (${FLOW_TEST_CTA_ID}: the test CTA example, created after the CTA example on an empty database)`,
+    example: String(FLOW_TEST_CTA_ID),
+  })
+  @ApiOkResponse({
+    description: 'deleted',
+    schema: dataEnvelopeSchema({ type: 'object', nullable: true, description: 'always null' }, null),
+  })
+  @ApiBadRequest('CTA_ID_INVALID: no test CTA of that id in the tenant (normal CTAs are not deleted here)', [
+    ErrorCode.CTA_ID_INVALID,
+    'CTA 99 does not exist',
+  ])
+  async delete(
+    @TenantId() tenantId: string,
+    @Param('ctaId') ctaId: string,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<DataEnvelope<null>> {
     await this.testCtas.delete(tenantId, ctaId, origin);
     return dataEnvelope(null);
   }

@@ -14,7 +14,9 @@ describe('parseTestUserIds', () => {
   it.each([[1.5], [2 ** 53], ['9223372036854775808'], ['-9223372036854775809'], ['1e3'], [' 1'], [''], [null], [true], [{}]])(
     'rejects %p naming its index',
     (value) => {
-      expect(() => parseTestUserIds([1, value])).toThrow(expect.objectContaining({ code: ErrorCode.CTA_CREATION_ERROR, message: expect.stringMatching(/^userIds\[1\] /) }));
+      expect(() => parseTestUserIds([1, value])).toThrow(
+        expect.objectContaining({ code: ErrorCode.CTA_CREATION_ERROR, message: expect.stringMatching(/^userIds\[1\] /) }),
+      );
     },
   );
 });

@@ -20,18 +20,23 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it('is false for query errors and non-errors', () => {
-    expect(isDatabaseUnavailable(new QueryFailedError('SELECT', [], Object.assign(driverError('ER_DUP_ENTRY'), { fatal: false })))).toBe(false);
+    expect(isDatabaseUnavailable(new QueryFailedError('SELECT', [], Object.assign(driverError('ER_DUP_ENTRY'), { fatal: false })))).toBe(
+      false,
+    );
     expect(isDatabaseUnavailable(new QueryFailedError('SELECT', [], driverError('ER_PARSE_ERROR')))).toBe(false);
     expect(isDatabaseUnavailable(driverError('SQLITE_CONSTRAINT_UNIQUE'))).toBe(false);
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
 
-  it.each(['ER_NET_PACKET_TOO_LARGE', 'ER_DATA_TOO_LONG', 'ER_TOO_BIG_ROWSIZE'])('is false for %s, even when the connection dropped over it', (code) => {
-    const error = Object.assign(driverError(code), { fatal: true });
-    expect(isDatabaseUnavailable(error)).toBe(false);
-    expect(isDatabaseUnavailable(new QueryFailedError('UPDATE', [], error))).toBe(false);
-  });
+  it.each(['ER_NET_PACKET_TOO_LARGE', 'ER_DATA_TOO_LONG', 'ER_TOO_BIG_ROWSIZE'])(
+    'is false for %s, even when the connection dropped over it',
+    (code) => {
+      const error = Object.assign(driverError(code), { fatal: true });
+      expect(isDatabaseUnavailable(error)).toBe(false);
+      expect(isDatabaseUnavailable(new QueryFailedError('UPDATE', [], error))).toBe(false);
+    },
+  );
 });
 
 describe('outageCause', () => {

@@ -14,7 +14,7 @@ const driverError = (code: string) => Object.assign(new Error(code), { code });
 /** The error better-sqlite3 really throws for a primary key and a unique index. */
 function sqliteError(sql: string): unknown {
   const db = new Database(':memory:');
-  db.exec('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT UNIQUE); INSERT INTO t VALUES (1, \'x\');');
+  db.exec("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT UNIQUE); INSERT INTO t VALUES (1, 'x');");
   try {
     db.exec(sql);
   } catch (error) {

@@ -18,8 +18,20 @@ const STORE_OPENED: EventDefinition = {
   eventName: 'store_opened',
   properties: [
     { propertyName: 'storeId', type: 'String', isMandatory: true, expectedValue: null, description: 'the store the user opened' },
-    { propertyName: 'source', type: 'String', isMandatory: false, expectedValue: 'home', description: 'the screen the store was opened from' },
-    { propertyName: 'cartValue', type: 'Double', isMandatory: false, expectedValue: null, description: "the cart's value when the store opened" },
+    {
+      propertyName: 'source',
+      type: 'String',
+      isMandatory: false,
+      expectedValue: 'home',
+      description: 'the screen the store was opened from',
+    },
+    {
+      propertyName: 'cartValue',
+      type: 'Double',
+      isMandatory: false,
+      expectedValue: null,
+      description: "the cart's value when the store opened",
+    },
   ],
 };
 const PURCHASE_COMPLETED: EventDefinition = {
@@ -58,8 +70,13 @@ const EVENT_SCHEMA = {
   },
 };
 
-const NAME_PARAM = { name: 'eventName', description: 'the event name, URL-encoded (store_opened: an event the create example defines)', example: 'store_opened' };
-const ApiEventNotFound = () => ApiNotFound('EVENT_NOT_FOUND: the tenant has no event of this name', [ErrorCode.EVENT_NOT_FOUND, "event 'store_closed' does not exist"]);
+const NAME_PARAM = {
+  name: 'eventName',
+  description: 'the event name, URL-encoded (store_opened: an event the create example defines)',
+  example: 'store_opened',
+};
+const ApiEventNotFound = () =>
+  ApiNotFound('EVENT_NOT_FOUND: the tenant has no event of this name', [ErrorCode.EVENT_NOT_FOUND, "event 'store_closed' does not exist"]);
 const ApiBadTenant = () => ApiBadRequest('INVALID_REQUEST: malformed x-tenant-id', BAD_TENANT_EXAMPLE);
 
 /** Event definitions (seed "Event definitions", DESIGN §9), under the admin prefix; answers use the event envelope. */
@@ -74,13 +91,16 @@ export class EventsController {
   @ApiHeader(OPTIONAL_USER_HEADER)
   @ApiOperation({
     summary: 'Create or update event definitions',
-    description: 'Upsert by name: an existing event gets its properties replaced. The whole body is validated first; one invalid event writes nothing.',
+    description:
+      'Upsert by name: an existing event gets its properties replaced. The whole body is validated first; one invalid event writes nothing.',
   })
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(SOURCE_HEADER)
   @ApiBody({
     type: UpsertEventsDto,
-    examples: { 'store events': { summary: 'the events the CTA create example reacts to', value: { events: [STORE_OPENED, PURCHASE_COMPLETED] } } },
+    examples: {
+      'store events': { summary: 'the events the CTA create example reacts to', value: { events: [STORE_OPENED, PURCHASE_COMPLETED] } },
+    },
   })
   @ApiOkResponse({
     description: 'how many events were written',
@@ -106,7 +126,10 @@ export class EventsController {
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
     description: 'every event of the tenant',
-    schema: eventEnvelopeSchema({ type: 'object', properties: { eventList: { type: 'array', items: EVENT_SCHEMA } } }, { eventList: [PURCHASE_COMPLETED, STORE_OPENED] }),
+    schema: eventEnvelopeSchema(
+      { type: 'object', properties: { eventList: { type: 'array', items: EVENT_SCHEMA } } },
+      { eventList: [PURCHASE_COMPLETED, STORE_OPENED] },
+    ),
   })
   @ApiBadTenant()
   async list(@TenantId() tenantId: string): Promise<EventEnvelope<{ eventList: EventDefinition[] }>> {
@@ -119,7 +142,10 @@ export class EventsController {
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
     description: 'every event name of the tenant',
-    schema: eventEnvelopeSchema({ type: 'object', properties: { eventNames: { type: 'array', items: { type: 'string' } } } }, { eventNames: ['purchase_completed', 'store_opened'] }),
+    schema: eventEnvelopeSchema(
+      { type: 'object', properties: { eventNames: { type: 'array', items: { type: 'string' } } } },
+      { eventNames: ['purchase_completed', 'store_opened'] },
+    ),
   })
   @ApiBadTenant()
   async names(@TenantId() tenantId: string): Promise<EventEnvelope<{ eventNames: string[] }>> {
@@ -142,11 +168,17 @@ export class EventsController {
   @HttpCode(200)
   @RequiresRole('editor')
   @ApiHeader(OPTIONAL_USER_HEADER)
-  @ApiOperation({ summary: "Replace an event's properties", description: '`properties` is required (it may be empty) and replaces the stored list.' })
+  @ApiOperation({
+    summary: "Replace an event's properties",
+    description: '`properties` is required (it may be empty) and replaces the stored list.',
+  })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(SOURCE_HEADER)
-  @ApiBody({ type: UpdateEventPropertiesDto, examples: { store_opened: { summary: 'the properties of store_opened, as created', value: { properties: STORE_OPENED.properties } } } })
+  @ApiBody({
+    type: UpdateEventPropertiesDto,
+    examples: { store_opened: { summary: 'the properties of store_opened, as created', value: { properties: STORE_OPENED.properties } } },
+  })
   @ApiOkResponse({ description: 'replaced', schema: eventEnvelopeSchema({ type: 'object', nullable: true }, null) })
   @ApiBadRequest(
     'INVALID_REQUEST: an invalid body (the message lists every problem with its field path), a property name twice, malformed x-tenant-id or x-source, malformed JSON',
@@ -174,7 +206,11 @@ export class EventsController {
   @ApiOkResponse({ description: 'deleted', schema: eventEnvelopeSchema({ type: 'object', nullable: true }, null) })
   @ApiBadTenant()
   @ApiEventNotFound()
-  async delete(@TenantId() tenantId: string, @Param('eventName') name: string, @ChangeOrigin() origin: ChangeOrigin): Promise<EventEnvelope<null>> {
+  async delete(
+    @TenantId() tenantId: string,
+    @Param('eventName') name: string,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<EventEnvelope<null>> {
     await this.events.delete(tenantId, name, origin);
     return eventEnvelope(null);
   }

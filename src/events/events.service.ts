@@ -80,7 +80,11 @@ export class EventsService {
   }
 
   async names(tenantId: string): Promise<string[]> {
-    const entities = await this.dataSource.manager.find(EventDefinitionEntity, { select: { name: true }, where: { tenantId }, order: { name: 'ASC' } });
+    const entities = await this.dataSource.manager.find(EventDefinitionEntity, {
+      select: { name: true },
+      where: { tenantId },
+      order: { name: 'ASC' },
+    });
     return entities.map((entity) => entity.name);
   }
 
@@ -92,7 +96,13 @@ export class EventsService {
     return toDefinition(entity);
   }
 
-  async replaceProperties(tenantId: string, source: string, name: string, properties: EventPropertyDto[], origin: ChangeOrigin): Promise<void> {
+  async replaceProperties(
+    tenantId: string,
+    source: string,
+    name: string,
+    properties: EventPropertyDto[],
+    origin: ChangeOrigin,
+  ): Promise<void> {
     const stored = storedProperties(name, properties);
     const now = this.clock.now();
     await this.transactions.run(async (manager) => {
@@ -119,7 +129,10 @@ export class EventsService {
   /** The tenant's definitions among `names`, locked until the transaction ends (what the audit's `before` shows). */
   private async lockedDefinitions(manager: EntityManager, tenantId: string, names: string[]): Promise<EventDefinition[]> {
     const entities = await forUpdate(
-      manager.createQueryBuilder(EventDefinitionEntity, 'event').where({ tenantId, name: In(names) }).orderBy('event.name', 'ASC'),
+      manager
+        .createQueryBuilder(EventDefinitionEntity, 'event')
+        .where({ tenantId, name: In(names) })
+        .orderBy('event.name', 'ASC'),
     ).getMany();
     // The exact comparison matters on a server without a NO PAD collation, where 'a ' finds 'a'.
     return entities.filter((entity) => names.includes(entity.name)).map(toDefinition);
@@ -128,5 +141,12 @@ export class EventsService {
 
 /** An event definition's audit entry: created, replaced or deleted (DESIGN §20). */
 function change(tenantId: string, name: string, before: EventDefinition | null, after: EventDefinition | null): TenantChange {
-  return { tenantId, entityType: 'event', entityId: name, action: before === null ? 'create' : after === null ? 'delete' : 'update', before, after };
+  return {
+    tenantId,
+    entityType: 'event',
+    entityId: name,
+    action: before === null ? 'create' : after === null ? 'delete' : 'update',
+    before,
+    after,
+  };
 }

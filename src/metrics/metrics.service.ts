@@ -40,14 +40,14 @@ export class MetricsService {
 
   private readonly stateTruncations = new Counter({
     name: 'cta_state_truncations_total',
-    help: 'Entries dropped from app users\' stored state to keep it within MAX_MACHINES_PER_CTA and MAX_USER_STATE_BYTES, by cap',
+    help: "Entries dropped from app users' stored state to keep it within MAX_MACHINES_PER_CTA and MAX_USER_STATE_BYTES, by cap",
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
 
   private readonly jobDuration = new Histogram({
     name: 'cta_periodic_job_duration_seconds',
-    help: 'Periodic job runs on this instance (the one holding the job\'s lease): count and duration',
+    help: "Periodic job runs on this instance (the one holding the job's lease): count and duration",
     labelNames: ['job'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],

@@ -11,7 +11,12 @@ import { DEFAULT_PREVIEW_TTL_SECONDS, MAX_PREVIEW_TTL_SECONDS, NudgePreview, Wri
 import { NudgePreviewService } from './nudge-preview.service';
 import { RequiresRole } from '../security/admin-roles';
 
-const PREVIEW: NudgePreview = { id: 'spring-sale-banner', template: '<div class="banner">Spring sale 🌸</div>', tenantId: 'default', ttl: 600 };
+const PREVIEW: NudgePreview = {
+  id: 'spring-sale-banner',
+  template: '<div class="banner">Spring sale 🌸</div>',
+  tenantId: 'default',
+  ttl: 600,
+};
 
 /** Writing a nudge preview (seed "Nudge preview (admin write)", DESIGN §10), under the admin prefix. */
 @ApiTags(API_TAG.nudgePreviews)
@@ -27,8 +32,16 @@ export class NudgePreviewAdminController {
     description: `Upsert by id. The preview reads until write time + ttl seconds (default ${DEFAULT_PREVIEW_TTL_SECONDS}, at most ${MAX_PREVIEW_TTL_SECONDS}), then reads as absent.`,
   })
   @ApiHeader(TENANT_HEADER)
-  @ApiBody({ type: WriteNudgePreviewDto, examples: { banner: { summary: 'a banner to preview for 10 minutes', value: { id: PREVIEW.id, template: PREVIEW.template, ttl: PREVIEW.ttl } } } })
-  @ApiOkResponse({ description: 'stored', schema: { type: 'object', properties: { data: { type: 'object', nullable: true } }, example: { data: null } } })
+  @ApiBody({
+    type: WriteNudgePreviewDto,
+    examples: {
+      banner: { summary: 'a banner to preview for 10 minutes', value: { id: PREVIEW.id, template: PREVIEW.template, ttl: PREVIEW.ttl } },
+    },
+  })
+  @ApiOkResponse({
+    description: 'stored',
+    schema: { type: 'object', properties: { data: { type: 'object', nullable: true } }, example: { data: null } },
+  })
   @ApiBadRequest(
     'NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION: id or template null, missing or empty (the message names it); ' +
       'INVALID_REQUEST: any other invalid field (e.g. ttl not an integer in 1-2592000; every problem listed), malformed x-tenant-id, malformed JSON',
@@ -48,8 +61,15 @@ export class NudgePreviewSdkController {
   constructor(private readonly previews: NudgePreviewService) {}
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read a nudge preview', description: '`data` is null when there is no preview of this id or it has expired; `ttl` is the value written.' })
-  @ApiParam({ name: 'id', description: 'the preview id, URL-encoded (spring-sale-banner: the preview the write example stores)', example: PREVIEW.id })
+  @ApiOperation({
+    summary: 'Read a nudge preview',
+    description: '`data` is null when there is no preview of this id or it has expired; `ttl` is the value written.',
+  })
+  @ApiParam({
+    name: 'id',
+    description: 'the preview id, URL-encoded (spring-sale-banner: the preview the write example stores)',
+    example: PREVIEW.id,
+  })
   @ApiHeader(TENANT_HEADER)
   @ApiOkResponse({
     description: 'the preview, or null',

@@ -75,7 +75,13 @@ export class NudgePreviewService implements OnModuleInit {
             .createQueryBuilder()
             .delete()
             .from(NudgePreviewEntity)
-            .where([...idsByTenant(expired, (preview) => preview.id)].map(([tenantId, ids]) => ({ tenantId, id: In(ids), expiresAt: LessThanOrEqual(now) })))
+            .where(
+              [...idsByTenant(expired, (preview) => preview.id)].map(([tenantId, ids]) => ({
+                tenantId,
+                id: In(ids),
+                expiresAt: LessThanOrEqual(now),
+              })),
+            )
             .execute(),
         ),
     );

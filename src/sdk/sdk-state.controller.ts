@@ -41,7 +41,13 @@ const DELTA_EXAMPLE = {
       ctaId: FLOW_CTA,
       activeStateMachines: {
         'store-77': { currentState: '2', lastTransitionAt: 1795372967296, createdAt: 1795372967296, context: { storeId: 'store-77' } },
-        'store-12': { currentState: '3', lastTransitionAt: 1795370000000, createdAt: 1795370000000, context: { storeId: 'store-12' }, reset: true },
+        'store-12': {
+          currentState: '3',
+          lastTransitionAt: 1795370000000,
+          createdAt: 1795370000000,
+          context: { storeId: 'store-12' },
+          reset: true,
+        },
       },
       resetAt: [1795371000000],
       actionDoneAt: [1795372967296],
@@ -118,8 +124,8 @@ const LAUNCH_SCHEMA: SchemaObject = dataEnvelopeSchema(
           type: 'object',
           properties: {
             behaviourTagName: { type: 'string' },
-            exposureRule: { ...OPEN_OBJECT, description: 'the tag\'s exposure rule plus the user\'s ctasResetAt' },
-            ctaRelation: { ...OPEN_OBJECT, description: 'shownCta and hideCta, plus the user\'s activeCtas' },
+            exposureRule: { ...OPEN_OBJECT, description: "the tag's exposure rule plus the user's ctasResetAt" },
+            ctaRelation: { ...OPEN_OBJECT, description: "shownCta and hideCta, plus the user's activeCtas" },
           },
         },
       },
@@ -135,8 +141,8 @@ const SDK_HEADERS = [
     required: true,
     example: FLOW_USER_ID,
     description:
-        'the app user: a signed 64-bit decimal integer (the id the app knows the user by); with app-user tokens ' +
-        'configured, the user their token names',
+      'the app user: a signed 64-bit decimal integer (the id the app knows the user by); with app-user tokens ' +
+      'configured, the user their token names',
   },
   {
     name: 'api_version',
@@ -177,7 +183,7 @@ export class SdkStateController {
     description:
       'Merges the snapshots in the body first (as the delta call does), then answers the CTAs eligible for the user ' +
       '(live or started scheduled, within their time window, cohort-eligible; plus unexpired test CTAs targeting the user) ' +
-      'by priority, with the user\'s state, and the behaviour tags linking them. api_version absent or below 1: ' +
+      "by priority, with the user's state, and the behaviour tags linking them. api_version absent or below 1: " +
       '`{"data":{"ctas":null,"behaviourTags":null}}` and nothing is merged.',
   })
   @ApiSdkHeaders()
@@ -220,7 +226,10 @@ export class SdkStateController {
       '`data: false` when api_version is absent or below 1 (nothing stored).',
   })
   @ApiSdkHeaders()
-  @ApiBody({ type: SnapshotRequestDto, examples: { delta: { summary: 'the state the device holds for the example CTA', value: DELTA_EXAMPLE } } })
+  @ApiBody({
+    type: SnapshotRequestDto,
+    examples: { delta: { summary: 'the state the device holds for the example CTA', value: DELTA_EXAMPLE } },
+  })
   @ApiOkResponse({ description: 'whether the snapshots were stored', schema: dataEnvelopeSchema({ type: 'boolean' }, true) })
   @ApiBadRequest(
     "INVALID_REQUEST: a malformed snapshot body ('invalid request'; nothing is stored), or a missing or malformed auth-userid or x-tenant-id",

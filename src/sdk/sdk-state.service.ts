@@ -89,7 +89,8 @@ export class SdkStateService {
       this.userCohorts.cohortsOf(tenantId, userId, client, cached.cohortTargeting),
     ]);
     // A catalogue revalidated meanwhile may name other cohorts.
-    const userCohorts = catalogue === cached ? cohorts : await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargeting);
+    const userCohorts =
+      catalogue === cached ? cohorts : await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargeting);
     return catalogue.render(userId, userCohorts, state, this.clock.now());
   }
 

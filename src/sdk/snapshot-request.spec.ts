@@ -31,14 +31,20 @@ describe('parseSnapshotRequest', () => {
         },
       ],
       behaviourTags: [
-        { behaviourTagName: 'tag', exposureRule: { ctasResetAt: [{ ctaId: 12, resetAt: 5 }], session: { limit: 9 } }, ctaRelation: { activeCtas: [12, '013'] } },
+        {
+          behaviourTagName: 'tag',
+          exposureRule: { ctasResetAt: [{ ctaId: 12, resetAt: 5 }], session: { limit: 9 } },
+          ctaRelation: { activeCtas: [12, '013'] },
+        },
       ],
     });
     expect(request.ctas[0].ctaId).toBe('12');
     expect(request.ctas[0].activeStateMachines.get('a')).toEqual({ machine: { ...machine, context: { storeId: 's' } }, reset: false });
     expect(request.ctas[0].activeStateMachines.get('b')).toEqual({ machine, reset: true });
     expect(request.ctas[0]).toMatchObject({ resetAt: [1], actionDoneAt: [2] });
-    expect(request.behaviourTags).toEqual([{ behaviourTagName: 'tag', ctasResetAt: [{ ctaId: '12', resetAt: 5 }], activeCtas: ['12', '13'] }]);
+    expect(request.behaviourTags).toEqual([
+      { behaviourTagName: 'tag', ctasResetAt: [{ ctaId: '12', resetAt: 5 }], activeCtas: ['12', '13'] },
+    ]);
   });
 
   it('reads absent and null optional fields as absent', () => {
@@ -67,7 +73,10 @@ describe('parseSnapshotRequest', () => {
     ['a numeric currentState', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, currentState: 2 } } })] }],
     ['a machine without lastTransitionAt', { ctas: [snapshot({ activeStateMachines: { k: { currentState: '1', createdAt: 1 } } })] }],
     ['a machine without createdAt', { ctas: [snapshot({ activeStateMachines: { k: { currentState: '1', lastTransitionAt: 1 } } })] }],
-    ['lastTransitionAt as a string', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, lastTransitionAt: '1795372967296' } } })] }],
+    [
+      'lastTransitionAt as a string',
+      { ctas: [snapshot({ activeStateMachines: { k: { ...machine, lastTransitionAt: '1795372967296' } } })] },
+    ],
     ['createdAt as a fraction', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, createdAt: 1.5 } } })] }],
     ['reset as a string', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, reset: 'true' } } })] }],
     ['context as an array', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, context: [] } } })] }],
@@ -93,7 +102,9 @@ describe('parseSnapshotRequest', () => {
         ...Array.from({ length: MAX_CTA_SNAPSHOTS - 1 }, () => snapshot()),
         snapshot({ activeStateMachines: machines(MAX_STATE_MACHINES_PER_SNAPSHOT), resetAt: Array(MAX_LIST_ENTRIES).fill(1) }),
       ],
-      behaviourTags: Array.from({ length: MAX_TAG_SNAPSHOTS }, () => tag({ ctaRelation: { activeCtas: Array(MAX_LIST_ENTRIES).fill('1') } })),
+      behaviourTags: Array.from({ length: MAX_TAG_SNAPSHOTS }, () =>
+        tag({ ctaRelation: { activeCtas: Array(MAX_LIST_ENTRIES).fill('1') } }),
+      ),
     });
     expect(request.ctas).toHaveLength(MAX_CTA_SNAPSHOTS);
     expect(request.ctas[MAX_CTA_SNAPSHOTS - 1].activeStateMachines.size).toBe(MAX_STATE_MACHINES_PER_SNAPSHOT);
@@ -109,7 +120,11 @@ describe('parseSnapshotRequest', () => {
     ],
     ['too many resetAt entries', { ctas: [snapshot({ resetAt: Array(10_001).fill(1) })] }, 'ctas[0].resetAt holds 10001 entries'],
     ['too many actionDoneAt entries', { ctas: [snapshot({ actionDoneAt: Array(10_001).fill(1) })] }, 'ctas[0].actionDoneAt holds 10001'],
-    ['too many tag snapshots', { behaviourTags: Array.from({ length: 1001 }, () => tag()) }, 'behaviourTags holds 1001 entries, at most 1000'],
+    [
+      'too many tag snapshots',
+      { behaviourTags: Array.from({ length: 1001 }, () => tag()) },
+      'behaviourTags holds 1001 entries, at most 1000',
+    ],
     [
       'too many ctasResetAt entries',
       { behaviourTags: [tag({ exposureRule: { ctasResetAt: Array(10_001).fill({ ctaId: '1', resetAt: 1 }) } })] },

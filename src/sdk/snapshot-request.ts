@@ -109,7 +109,10 @@ function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined
   return value === undefined || value === null ? undefined : read(value);
 }
 
-const longs = (what: string) => (value: unknown): number[] => capped(value, MAX_LIST_ENTRIES, what).map(long);
+const longs =
+  (what: string) =>
+  (value: unknown): number[] =>
+    capped(value, MAX_LIST_ENTRIES, what).map(long);
 
 function stateMachine(value: unknown): IncomingStateMachine {
   const { reset, ...fields } = object(value);

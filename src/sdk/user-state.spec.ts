@@ -44,7 +44,9 @@ describe('mergeSnapshots', () => {
     const state = stateWith({ old: machine('1', NOW - 5) });
     const counts = mergeSnapshots(
       state,
-      request({ ctas: [{ ctaId: '12', activeStateMachines: { old: { ...machine('3', NOW - 1), reset: true }, fresh: machine('1', NOW) } }] }),
+      request({
+        ctas: [{ ctaId: '12', activeStateMachines: { old: { ...machine('3', NOW - 1), reset: true }, fresh: machine('1', NOW) } }],
+      }),
       catalogue,
       NOW,
     );
@@ -123,7 +125,10 @@ describe('mergeSnapshots', () => {
     const state = emptyUserState();
     const counts = mergeSnapshots(
       state,
-      request({ ctas: [{ ctaId: '99', activeStateMachines: { k: machine('1', NOW) } }], behaviourTags: [{ behaviourTagName: 'other', ctaRelation: { activeCtas: ['12'] } }] }),
+      request({
+        ctas: [{ ctaId: '99', activeStateMachines: { k: machine('1', NOW) } }],
+        behaviourTags: [{ behaviourTagName: 'other', ctaRelation: { activeCtas: ['12'] } }],
+      }),
       catalogue,
       NOW,
     );
@@ -155,7 +160,11 @@ describe('pruneUserState', () => {
       resetAt: [],
       actionDoneAt: [],
     });
-    state.ctas.set('13', { activeStateMachines: new Map([['expired', { ...machine('1', NOW), createdAt: NOW - TTL }]]), resetAt: [], actionDoneAt: [] });
+    state.ctas.set('13', {
+      activeStateMachines: new Map([['expired', { ...machine('1', NOW), createdAt: NOW - TTL }]]),
+      resetAt: [],
+      actionDoneAt: [],
+    });
     state.ctas.set('99', { activeStateMachines: new Map([['k', machine('1', NOW)]]), resetAt: [], actionDoneAt: [] });
     state.tags.set('gone', { activeCtas: ['12'], ctasResetAt: [] });
     state.tags.set('tag', { activeCtas: ['12'], ctasResetAt: [] });
@@ -208,7 +217,9 @@ describe('boundUserState', () => {
     const pad = 'x'.repeat(200);
     for (const ctaId of ['12', '13']) {
       state.ctas.set(ctaId, {
-        activeStateMachines: new Map(Array.from({ length: 3 }, (_, index) => [`${ctaId}-${index}`, { ...aged(ctaId === '12' ? index * 2 : index * 2 + 1), pad }])),
+        activeStateMachines: new Map(
+          Array.from({ length: 3 }, (_, index) => [`${ctaId}-${index}`, { ...aged(ctaId === '12' ? index * 2 : index * 2 + 1), pad }]),
+        ),
         resetAt: [],
         actionDoneAt: [],
       });
@@ -236,8 +247,12 @@ describe('boundUserState', () => {
 describe('dropsOnCatalogueWord', () => {
   const none = request({});
   it('is true when a snapshot or the stored state names a CTA or tag the catalogue does not keep', () => {
-    expect(dropsOnCatalogueWord(emptyUserState(), request({ ctas: [{ ctaId: '12', activeStateMachines: {} }] }), catalogue, NOW)).toBe(false);
-    expect(dropsOnCatalogueWord(emptyUserState(), request({ ctas: [{ ctaId: '99', activeStateMachines: {} }] }), catalogue, NOW)).toBe(true);
+    expect(dropsOnCatalogueWord(emptyUserState(), request({ ctas: [{ ctaId: '12', activeStateMachines: {} }] }), catalogue, NOW)).toBe(
+      false,
+    );
+    expect(dropsOnCatalogueWord(emptyUserState(), request({ ctas: [{ ctaId: '99', activeStateMachines: {} }] }), catalogue, NOW)).toBe(
+      true,
+    );
     expect(dropsOnCatalogueWord(emptyUserState(), request({ behaviourTags: [{ behaviourTagName: 'other' }] }), catalogue, NOW)).toBe(true);
     const stored = stateWith({});
     expect(dropsOnCatalogueWord(stored, none, catalogue, NOW)).toBe(false);

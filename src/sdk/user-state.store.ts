@@ -88,8 +88,7 @@ interface UserStateRow {
   version: number | string;
 }
 
-const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
-  row && { json: row.state, version: Number(row.version) };
+const toStored = (row: UserStateRow | undefined): StoredUserState | undefined => row && { json: row.state, version: Number(row.version) };
 
 /** The parts of a better-sqlite3 `Database` used here. */
 interface SqliteDatabase {

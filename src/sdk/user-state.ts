@@ -243,7 +243,9 @@ export function boundUserState(state: UserState, limits: StateLimits): { json: s
     return { json, truncations };
   }
   const droppedByCta = new Map<string, number>();
-  const machines = [...state.ctas].flatMap(([ctaId, cta]) => [...cta.activeStateMachines].map(([key, machine]) => ({ ctaId, key, machine })));
+  const machines = [...state.ctas].flatMap(([ctaId, cta]) =>
+    [...cta.activeStateMachines].map(([key, machine]) => ({ ctaId, key, machine })),
+  );
   machines.sort((a, b) => byAge(a.machine, b.machine));
   let next = 0;
   while (bytes > limits.maxUserStateBytes && next < machines.length) {
@@ -273,12 +275,28 @@ export function boundUserState(state: UserState, limits: StateLimits): { json: s
 function halveLongestList(state: UserState): Truncation {
   const lists: { length: number; halve: () => void; owner: Pick<Truncation, 'ctaId' | 'behaviourTagName'> }[] = [];
   for (const [ctaId, cta] of state.ctas) {
-    lists.push({ length: cta.resetAt.length, halve: () => (cta.resetAt = newest(cta.resetAt, byValue, cta.resetAt.length >> 1)), owner: { ctaId } });
-    lists.push({ length: cta.actionDoneAt.length, halve: () => (cta.actionDoneAt = newest(cta.actionDoneAt, byValue, cta.actionDoneAt.length >> 1)), owner: { ctaId } });
+    lists.push({
+      length: cta.resetAt.length,
+      halve: () => (cta.resetAt = newest(cta.resetAt, byValue, cta.resetAt.length >> 1)),
+      owner: { ctaId },
+    });
+    lists.push({
+      length: cta.actionDoneAt.length,
+      halve: () => (cta.actionDoneAt = newest(cta.actionDoneAt, byValue, cta.actionDoneAt.length >> 1)),
+      owner: { ctaId },
+    });
   }
   for (const [behaviourTagName, tag] of state.tags) {
-    lists.push({ length: tag.activeCtas.length, halve: () => (tag.activeCtas = newest(tag.activeCtas, undefined, tag.activeCtas.length >> 1)), owner: { behaviourTagName } });
-    lists.push({ length: tag.ctasResetAt.length, halve: () => (tag.ctasResetAt = newest(tag.ctasResetAt, byResetAt, tag.ctasResetAt.length >> 1)), owner: { behaviourTagName } });
+    lists.push({
+      length: tag.activeCtas.length,
+      halve: () => (tag.activeCtas = newest(tag.activeCtas, undefined, tag.activeCtas.length >> 1)),
+      owner: { behaviourTagName },
+    });
+    lists.push({
+      length: tag.ctasResetAt.length,
+      halve: () => (tag.ctasResetAt = newest(tag.ctasResetAt, byResetAt, tag.ctasResetAt.length >> 1)),
+      owner: { behaviourTagName },
+    });
   }
   const longest = lists.reduce((best, list) => (list.length > best.length ? list : best), { length: 0, halve: () => undefined, owner: {} });
   longest.halve();

@@ -24,7 +24,9 @@ const contextFor = (handler: object, headers: Record<string, string>): Execution
 
 describe('admin roles', () => {
   it('declares a role on every admin route', () => {
-    const routes = ADMIN_CONTROLLERS.flatMap((controller) => routesOf(controller).map(([name, handler]) => [`${controller.name}.${name}`, handler] as const));
+    const routes = ADMIN_CONTROLLERS.flatMap((controller) =>
+      routesOf(controller).map(([name, handler]) => [`${controller.name}.${name}`, handler] as const),
+    );
     expect(routes.length).toBeGreaterThan(20);
     expect(routes.filter(([, handler]) => !declaresRole(handler)).map(([name]) => name)).toEqual([]);
   });

@@ -39,16 +39,16 @@ export class ApiKeyGuard implements CanActivate {
     if (index !== undefined) {
       return index;
     }
-    throw new DomainError(
-      ErrorCode.UNAUTHORIZED,
-      'a valid API key is required in Authorization: Bearer <key> or x-api-key',
-    );
+    throw new DomainError(ErrorCode.UNAUTHORIZED, 'a valid API key is required in Authorization: Bearer <key> or x-api-key');
   }
 
   private indexOf(candidate: string): number {
     const candidateDigest = digest(candidate);
     // Check every key, so the time taken does not tell which one matched.
-    return this.keyDigests.reduce((found, keyDigest, index) => (timingSafeEqual(keyDigest, candidateDigest) && found < 0 ? index : found), -1);
+    return this.keyDigests.reduce(
+      (found, keyDigest, index) => (timingSafeEqual(keyDigest, candidateDigest) && found < 0 ? index : found),
+      -1,
+    );
   }
 }
 

@@ -31,7 +31,9 @@ describe('AppUserTokenGuard', () => {
       hostVerifier({ 'session-a': '42', 'session-b': 42, 'session-c': 42n, 'session-d': 2 ** 53, 'session-e': '-0042' }),
     );
     const check = (token: string | null, userId: string) =>
-      Promise.resolve(guard.canActivate(contextWith({ 'auth-userid': userId, ...(token === null ? {} : { authorization: `Bearer ${token}` }) })));
+      Promise.resolve(
+        guard.canActivate(contextWith({ 'auth-userid': userId, ...(token === null ? {} : { authorization: `Bearer ${token}` }) })),
+      );
 
     it.each([
       ['a string', 'session-a', '42'],
@@ -43,7 +45,10 @@ describe('AppUserTokenGuard', () => {
     });
 
     it('refuses a missing or unknown token with 401, another user or an inexact number with 403', async () => {
-      expect(await refusal(check(null, '42'))).toEqual({ code: ErrorCode.UNAUTHORIZED, message: "the app user's token is required in Authorization: Bearer <token>" });
+      expect(await refusal(check(null, '42'))).toEqual({
+        code: ErrorCode.UNAUTHORIZED,
+        message: "the app user's token is required in Authorization: Bearer <token>",
+      });
       expect(await refusal(check('session-z', '42'))).toEqual({ code: ErrorCode.UNAUTHORIZED, message: 'the app-user token is not valid' });
       expect((await refusal(check('session-a', '43'))).code).toBe(ErrorCode.FORBIDDEN);
       // 2^53 came through JSON as a rounded number: it cannot be told apart from 2^53 + 1.
@@ -51,7 +56,9 @@ describe('AppUserTokenGuard', () => {
     });
 
     it("answers the verifier's own DomainError as it is", async () => {
-      const failing = new AppUserTokenGuard({ userIdOf: () => Promise.reject(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'sessions are down')) });
+      const failing = new AppUserTokenGuard({
+        userIdOf: () => Promise.reject(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'sessions are down')),
+      });
       const attempt = Promise.resolve(failing.canActivate(contextWith({ authorization: 'Bearer t', 'auth-userid': '1' })));
       expect(await refusal(attempt)).toEqual({ code: ErrorCode.SERVICE_UNAVAILABLE, message: 'sessions are down' });
     });

@@ -86,7 +86,11 @@ export const RequireAppUserToken = (): MethodDecorator =>
       description:
         'UNAUTHORIZED: app-user tokens are configured and Authorization: Bearer <token> is missing, malformed, badly signed, ' +
         'expired or unsigned (alg none); or SDK keys are configured and x-api-key holds none',
-      examples: errorExamples([[ErrorCode.UNAUTHORIZED, TOKEN_REQUIRED_MESSAGE], [ErrorCode.UNAUTHORIZED, TOKEN_EXPIRED_MESSAGE], UNAUTHORIZED_EXAMPLE]),
+      examples: errorExamples([
+        [ErrorCode.UNAUTHORIZED, TOKEN_REQUIRED_MESSAGE],
+        [ErrorCode.UNAUTHORIZED, TOKEN_EXPIRED_MESSAGE],
+        UNAUTHORIZED_EXAMPLE,
+      ]),
     }),
     ApiForbiddenResponse({
       type: ErrorEnvelopeDto,

@@ -68,7 +68,10 @@ const isHttpUrl = (value: string): boolean => {
  * The first thing wrong with the options, named as `names` calls it, or null. Checked when the
  * service or the module starts, so a misconfiguration never turns into 401s for every app user.
  */
-export function appUserTokenOptionsProblem(options: AppUserTokenOptions, names: AppUserTokenOptionNames): AppUserTokenOptionsProblem | null {
+export function appUserTokenOptionsProblem(
+  options: AppUserTokenOptions,
+  names: AppUserTokenOptionNames,
+): AppUserTokenOptionsProblem | null {
   const { secret, jwksUrl, userClaim, maxCachedTokens } = options;
   if (secret !== undefined && jwksUrl !== undefined) {
     return { name: names.secret, problem: `and ${names.jwksUrl} are both set; set one (HS256 secret or RS256/ES256 key set)` };

@@ -39,7 +39,7 @@ function refusalOf(error: unknown): DomainError | null {
   if (error instanceof errors.JOSEAlgNotAllowed) return unauthorized('is signed with an algorithm that is not accepted');
   if (error instanceof errors.JWSSignatureVerificationFailed) return unauthorized('has a signature that does not verify');
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
-    return unauthorized("names a key (kid) that the key set does not hold");
+    return unauthorized('names a key (kid) that the key set does not hold');
   }
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid || error instanceof errors.JOSENotSupported) {
     return unauthorized('is malformed');
@@ -135,7 +135,8 @@ export class JoseAppUserTokenVerifier implements AppUserTokenVerifier {
       currentDate: new Date(this.clock.now()),
     };
     try {
-      const { payload } = typeof this.key === 'function' ? await jwtVerify(token, this.key, options) : await jwtVerify(token, this.key, options);
+      const { payload } =
+        typeof this.key === 'function' ? await jwtVerify(token, this.key, options) : await jwtVerify(token, this.key, options);
       return payload;
     } catch (error) {
       const refusal = refusalOf(error);

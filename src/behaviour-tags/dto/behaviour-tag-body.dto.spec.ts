@@ -12,8 +12,7 @@ const valid = () => ({
 });
 
 const pipe = validationPipe(ErrorCode.CAMPAIGN_INVALID);
-const validate = (value: unknown, metatype: new () => object = CreateBehaviourTagDto) =>
-  pipe.transform(value, { type: 'body', metatype });
+const validate = (value: unknown, metatype: new () => object = CreateBehaviourTagDto) => pipe.transform(value, { type: 'body', metatype });
 
 /** Applies `change` to a valid body and returns the rejection message. */
 async function rejection(change: (body: Record<string, any>) => void, metatype?: new () => object): Promise<string> {
@@ -34,7 +33,17 @@ describe('behaviour tag bodies', () => {
     await expect(validate(valid())).resolves.toBeInstanceOf(CreateBehaviourTagDto);
     const { behaviourTagName: _name, ...update } = valid();
     await expect(validate({ ...update, description: null }, UpdateBehaviourTagDto)).resolves.toBeInstanceOf(UpdateBehaviourTagDto);
-    await expect(validate({ ...update, description: undefined, linkedCtas: [] , ctaRelation: { shownCta: { rule: 'REST', ctaList: [] }, hideCta: { rule: 'ANY', ctaList: [] } } }, UpdateBehaviourTagDto)).resolves.toBeDefined();
+    await expect(
+      validate(
+        {
+          ...update,
+          description: undefined,
+          linkedCtas: [],
+          ctaRelation: { shownCta: { rule: 'REST', ctaList: [] }, hideCta: { rule: 'ANY', ctaList: [] } },
+        },
+        UpdateBehaviourTagDto,
+      ),
+    ).resolves.toBeDefined();
   });
 
   it.each<[string, (body: Record<string, any>) => void, RegExp]>([
@@ -54,22 +63,34 @@ describe('behaviour tag bodies', () => {
     ['a fractional limit', (b) => (b.exposureRule.window.limit = 1.5), /^exposureRule\.window\.limit must be an integer/],
     ['a huge window value', (b) => (b.exposureRule.window.value = 2 ** 31), /^exposureRule\.window\.value must not be greater than/],
     ['an unknown unit', (b) => (b.exposureRule.window.unit = 'weeks'), /^exposureRule\.window\.unit must be one of/],
-    ['lifeSpan instead of lifespan', (b) => {
-      b.exposureRule.lifeSpan = b.exposureRule.lifespan;
-      delete b.exposureRule.lifespan;
-    }, /^exposureRule\.lifespan /],
+    [
+      'lifeSpan instead of lifespan',
+      (b) => {
+        b.exposureRule.lifeSpan = b.exposureRule.lifespan;
+        delete b.exposureRule.lifespan;
+      },
+      /^exposureRule\.lifespan /,
+    ],
     ['no ctaRelation', (b) => delete b.ctaRelation, /^ctaRelation /],
     ['no hideCta', (b) => delete b.ctaRelation.hideCta, /^ctaRelation\.hideCta /],
     ['an unknown relation rule', (b) => (b.ctaRelation.shownCta.rule = 'SOME'), /^ctaRelation\.shownCta\.rule must be one of/],
     ['a lower-case relation rule', (b) => (b.ctaRelation.shownCta.rule = 'any'), /^ctaRelation\.shownCta\.rule must be one of/],
     ['no ctaList', (b) => delete b.ctaRelation.hideCta.ctaList, /^ctaRelation\.hideCta\.ctaList/],
-    ['a bad ctaList id', (b) => (b.ctaRelation.hideCta.ctaList = ['x']), /^ctaRelation\.hideCta\.ctaList must hold only CTA ids \(positive integers, as JSON numbers or decimal strings\), not "x"$/],
+    [
+      'a bad ctaList id',
+      (b) => (b.ctaRelation.hideCta.ctaList = ['x']),
+      /^ctaRelation\.hideCta\.ctaList must hold only CTA ids \(positive integers, as JSON numbers or decimal strings\), not "x"$/,
+    ],
     ['no linkedCtas', (b) => delete b.linkedCtas, /^linkedCtas is required$/],
     ['a string linkedCtas', (b) => (b.linkedCtas = '12'), /^linkedCtas must be an array/],
     ['a fractional linked id', (b) => (b.linkedCtas = [12, 1.5]), /^linkedCtas must hold only CTA ids .*, not 1\.5$/],
     ['a null linked id', (b) => (b.linkedCtas = [null]), /^linkedCtas must hold only CTA ids .*, not null$/],
     ['a zero linked id', (b) => (b.linkedCtas = ['0']), /^linkedCtas must hold only CTA ids .*, not "0"$/],
-    ['too many linked ids', (b) => (b.linkedCtas = Array.from({ length: 1001 }, (_, i) => i + 1)), /^linkedCtas must contain no more than 1000/],
+    [
+      'too many linked ids',
+      (b) => (b.linkedCtas = Array.from({ length: 1001 }, (_, i) => i + 1)),
+      /^linkedCtas must contain no more than 1000/,
+    ],
   ])('reject %s, naming the field', async (_case, change, message) => {
     expect(await rejection(change)).toMatch(message);
   });

@@ -3,7 +3,6 @@ import { ArrayMaxSize, Equals, IsArray, IsInt, IsObject, IsOptional, IsString, L
 import type { CtaRule } from '../cta.types';
 import { CREATE_EXAMPLE, RULE_EXAMPLE } from '../cta-api-examples';
 
-
 /** Swagger description of `rule`; the rule itself is validated by `validateCtaRule` (shapes DTOs cannot express). */
 export const RuleProperty = (): PropertyDecorator =>
   ApiProperty({
@@ -69,7 +68,12 @@ export class CreateCtaDto extends CtaFieldsDto {
 
 /** `POST /ctas/validate`: a create body whose name may be left out. */
 export class ValidateCtaDto extends CtaFieldsDto {
-  @ApiPropertyOptional({ example: 'first-purchase-reminder', minLength: 1, maxLength: 255, description: 'When sent, checked as create checks it (unique per tenant)' })
+  @ApiPropertyOptional({
+    example: 'first-purchase-reminder',
+    minLength: 1,
+    maxLength: 255,
+    description: 'When sent, checked as create checks it (unique per tenant)',
+  })
   @IsOptional()
   @IsString()
   @Length(1, 255)

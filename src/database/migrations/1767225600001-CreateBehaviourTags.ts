@@ -25,11 +25,7 @@ export class CreateBehaviourTags1767225600001 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'behaviour_tag_ctas',
-        columns: [
-          { ...column.tenantId(), isPrimary: true },
-          { ...column.bigint('cta_id'), isPrimary: true },
-          column.varchar('tag_name'),
-        ],
+        columns: [{ ...column.tenantId(), isPrimary: true }, { ...column.bigint('cta_id'), isPrimary: true }, column.varchar('tag_name')],
         indices: [{ name: 'ix_behaviour_tag_ctas_tenant_tag', columnNames: ['tenant_id', 'tag_name'] }],
       }),
     );

@@ -15,11 +15,7 @@ export class CreatePeriodicJobLeases1767225601500 implements MigrationInterface 
     await queryRunner.createTable(
       new Table({
         name: 'periodic_job_leases',
-        columns: [
-          { ...column.varchar('job', 64), isPrimary: true },
-          column.varchar('owner', 128),
-          column.bigint('expires_at'),
-        ],
+        columns: [{ ...column.varchar('job', 64), isPrimary: true }, column.varchar('owner', 128), column.bigint('expires_at')],
       }),
     );
     await queryRunner.createIndices('ctas', [

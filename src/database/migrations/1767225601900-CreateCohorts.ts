@@ -65,8 +65,13 @@ export class CreateCohorts1767225601900 implements MigrationInterface {
       'SELECT id, tenant_id, rule FROM ctas WHERE is_test = 0',
     );
     for (const cta of ctas) {
-      const eligibility = (JSON.parse(cta.rule) as { cohortEligibility?: { includes?: unknown; excludes?: unknown } }).cohortEligibility ?? {};
-      const names = new Set([eligibility.includes, eligibility.excludes].flatMap((list) => (Array.isArray(list) ? list : [])).filter((name) => typeof name === 'string' && COHORT_NAME.test(name)));
+      const eligibility =
+        (JSON.parse(cta.rule) as { cohortEligibility?: { includes?: unknown; excludes?: unknown } }).cohortEligibility ?? {};
+      const names = new Set(
+        [eligibility.includes, eligibility.excludes]
+          .flatMap((list) => (Array.isArray(list) ? list : []))
+          .filter((name) => typeof name === 'string' && COHORT_NAME.test(name)),
+      );
       for (const name of names) {
         await queryRunner.query('INSERT INTO cta_cohorts (tenant_id, cohort_name, cta_id) VALUES (?, ?, ?)', [cta.tenant_id, name, cta.id]);
       }

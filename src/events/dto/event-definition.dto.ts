@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsObject, IsOptional, IsString, Length, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 
 /**
  * Bodies of the event-definition endpoints (seed "Event definition", DESIGN §9).
@@ -19,7 +30,12 @@ export class EventPropertyDto {
   @IsString()
   propertyName: string;
 
-  @ApiProperty({ example: 'String', minLength: 1, maxLength: MAX_TEXT_LENGTH, description: 'a data type name: String, Integer, Boolean, …' })
+  @ApiProperty({
+    example: 'String',
+    minLength: 1,
+    maxLength: MAX_TEXT_LENGTH,
+    description: 'a data type name: String, Integer, Boolean, …',
+  })
   @Length(1, MAX_TEXT_LENGTH)
   @IsString()
   type: string;
@@ -50,7 +66,9 @@ const PropertiesProperty = (required: boolean): PropertyDecorator => {
     ValidateNested({ each: true }),
     (required ? ApiProperty : ApiPropertyOptional)({
       type: [EventPropertyDto],
-      description: `at most ${MAX_PROPERTIES_PER_EVENT}, names unique within the event; stored and answered in this order` + (required ? '' : '; absent = none'),
+      description:
+        `at most ${MAX_PROPERTIES_PER_EVENT}, names unique within the event; stored and answered in this order` +
+        (required ? '' : '; absent = none'),
     }),
   ];
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));

@@ -17,7 +17,11 @@ export class WriteNudgePreviewDto {
   @IsString()
   id?: string | null;
 
-  @ApiProperty({ type: String, example: '<div class="banner">Spring sale 🌸</div>', description: 'HTML, JSON or any template text, up to the body limit' })
+  @ApiProperty({
+    type: String,
+    example: '<div class="banner">Spring sale 🌸</div>',
+    description: 'HTML, JSON or any template text, up to the body limit',
+  })
   @IsOptional()
   @IsString()
   template?: string | null;

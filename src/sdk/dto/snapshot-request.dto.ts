@@ -34,10 +34,20 @@ export class StateMachineSnapshotDto {
   })
   activeStateMachines: Record<string, StateMachineDto>;
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_LIST_ENTRIES, example: [1795371000000], description: 'replaces the stored list when present' })
+  @ApiPropertyOptional({
+    type: [Number],
+    maxItems: MAX_LIST_ENTRIES,
+    example: [1795371000000],
+    description: 'replaces the stored list when present',
+  })
   resetAt?: number[];
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_LIST_ENTRIES, example: [1795372967296], description: 'replaces the stored list when present' })
+  @ApiPropertyOptional({
+    type: [Number],
+    maxItems: MAX_LIST_ENTRIES,
+    example: [1795372967296],
+    description: 'replaces the stored list when present',
+  })
   actionDoneAt?: number[];
 }
 
