@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
+import { causalReadPrefix } from '../src/database/causal-reads';
 import { dataSourceOptions } from '../src/database/database-options';
 import { TransactionRunner } from '../src/database/transaction-runner';
 import { createUserStateStore } from '../src/sdk/user-state.store';
@@ -81,9 +82,16 @@ describeOnMysql(`one database through two servers [${GALERA.length >= 2 ? 'galer
     );
     await Promise.all(increments);
     // On Galera the read first waits until its node has applied everything committed before it (wsrep_sync_wait).
-    const select = `${GALERA.length >= 2 ? 'SET STATEMENT wsrep_sync_wait = 1 FOR ' : ''}SELECT revision FROM catalogue_revisions WHERE tenant_id = ?`;
     for (const source of sources) {
+      const select = `${await causalReadPrefix(source)}SELECT revision FROM catalogue_revisions WHERE tenant_id = ?`;
       expect(await source.query(select, ['galera'])).toEqual([{ revision: 10 }]);
+    }
+  });
+
+  it('makes reads causal on a Galera node and leaves them plain on one server (the catalogue revision read, DESIGN §11)', async () => {
+    const expected = GALERA.length >= 2 ? 'SET STATEMENT wsrep_sync_wait = 1 FOR ' : '';
+    for (const source of sources) {
+      expect(await causalReadPrefix(source)).toBe(expected);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { dataSourceOf } from './database-contents';
 import { createDatabase, errorBody, TEST_DATABASES, TestApp } from './harness';
 import { AdminCatalogue, EXAMPLE_TIME, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
@@ -55,6 +56,11 @@ describeOnMysql(
       userId: string,
       ctaId: string,
     ): Promise<Record<string, unknown> | undefined> => {
+      // A Galera node applies other nodes' commits a moment later; a client that reads its own write
+      // through another node waits for them first (wsrep_sync_wait), as this check does.
+      if (GALERA.length > 0) {
+        await dataSourceOf(api).query('SET STATEMENT wsrep_sync_wait = 1 FOR SELECT COUNT(*) FROM sdk_user_states');
+      }
       const response = await launch(api, tenant, userId);
       expect(response.status).toBe(200);
       return response.body.data.ctas.find((cta: { ctaId: string }) => cta.ctaId === ctaId)?.activeStateMachines;

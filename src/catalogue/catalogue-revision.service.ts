@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
+import { causalReadPrefix } from '../database/causal-reads';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CatalogueRevisionEntity } from './catalogue-revision.entity';
@@ -62,10 +63,16 @@ export class CatalogueRevisionService {
     return result;
   }
 
-  /** The tenant's current revision; 0 before its first write. */
+  /**
+   * The tenant's current revision; 0 before its first write. Causal: it reflects every write
+   * committed before the read started, whichever instance or cluster node made it.
+   */
   async current(tenantId: string): Promise<number> {
-    const row = await this.dataSource.getRepository(CatalogueRevisionEntity).findOneBy({ tenantId });
-    return row?.revision ?? 0;
+    const prefix = await causalReadPrefix(this.dataSource);
+    const [row] = (await this.dataSource.query(`${prefix}SELECT revision FROM catalogue_revisions WHERE tenant_id = ?`, [tenantId])) as {
+      revision: number | string;
+    }[];
+    return row ? Number(row.revision) : 0;
   }
 
   /** Called after each committed write on this instance. */

@@ -1,0 +1,30 @@
+import type { DataSource } from 'typeorm';
+
+const prefixes = new WeakMap<DataSource, Promise<string>>();
+
+/**
+ * What to put before a SELECT so that it sees every write committed anywhere before it
+ * started. A Galera node applies the other nodes' commits a moment after they return, so
+ * a plain read there can miss a write another instance already acknowledged (DESIGN §11,
+ * §21); `wsrep_sync_wait` makes the read wait for them first. Empty elsewhere: one
+ * MySQL/MariaDB server or SQLite reads its own commits. Asked of the server once.
+ */
+export function causalReadPrefix(dataSource: DataSource): Promise<string> {
+  let prefix = prefixes.get(dataSource);
+  if (!prefix) {
+    prefix = dataSource.options.type === 'mysql' ? galeraPrefix(dataSource) : Promise.resolve('');
+    prefixes.set(dataSource, prefix);
+  }
+  return prefix;
+}
+
+async function galeraPrefix(dataSource: DataSource): Promise<string> {
+  try {
+    const [row] = (await dataSource.query("SHOW VARIABLES LIKE 'wsrep_on'")) as { Value?: string }[];
+    return row?.Value === 'ON' ? 'SET STATEMENT wsrep_sync_wait = 1 FOR ' : '';
+  } catch (error) {
+    // Asked again next time: an outage must not settle the answer.
+    prefixes.delete(dataSource);
+    throw error;
+  }
+}
