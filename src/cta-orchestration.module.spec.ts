@@ -72,6 +72,27 @@ describe('CtaOrchestrationModule.forRootAsync', () => {
     }
   });
 
+  it('takes the settings from an options class (useClass), as Nest’s configurable modules do', async () => {
+    @Injectable()
+    class HostOrchestrationOptions {
+      create() {
+        return { cacheRevalidateMs: 250, schedulerIntervalMs: 0 };
+      }
+    }
+    const module = CtaOrchestrationModule.forRootAsync({ connectionName: 'host', useClass: HostOrchestrationOptions });
+    const moduleRef = await Test.createTestingModule({ imports: [hostConnection(), module] }).compile();
+    try {
+      expect(moduleRef.get<OrchestrationSettings>(ORCHESTRATION_SETTINGS)).toMatchObject({
+        adminPrefix: 'engine',
+        connectionName: 'host',
+        cacheRevalidateMs: 250,
+        schedulerIntervalMs: 0,
+      });
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
   it('refuses a routing option returned by the factory, which could no longer change the routes', async () => {
     const module = CtaOrchestrationModule.forRootAsync({
       connectionName: 'host',

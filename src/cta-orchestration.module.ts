@@ -1,4 +1,4 @@
-import { DynamicModule, FactoryProvider, Module, Type } from '@nestjs/common';
+import { ConfigurableModuleBuilder, DynamicModule, Module, Type } from '@nestjs/common';
 import { AuditController } from './audit/audit.controller';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
@@ -17,14 +17,14 @@ import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-
 import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
 import { OrchestrationCoreModule } from './orchestration-core.module';
 import {
-  CtaOrchestrationAsyncOptions,
   CtaOrchestrationOptions,
+  CtaOrchestrationRoutingOptions,
+  CtaOrchestrationRuntimeOptions,
   ORCHESTRATION_SETTINGS,
-  OrchestrationRouting,
-  OrchestrationSettings,
-  resolveAsyncSettings,
+  resolveModuleSettings,
   resolveRouting,
   resolveSettings,
+  ROUTING_OPTION_NAMES,
 } from './orchestration-options';
 import { SdkStateController } from './sdk/sdk-state.controller';
 import { SdkModule } from './sdk/sdk.module';
@@ -55,51 +55,62 @@ export const ADMIN_CONTROLLERS: Type[] = [
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 
 /**
+ * `forRoot(options)` and `forRootAsync({ useFactory | useClass | useExisting, imports, inject })`,
+ * the runtime options under RUNTIME_OPTIONS. The routing options are "extras": plain values
+ * in both, read here when the module is defined (every key listed, so `forRoot` keeps them out
+ * of the runtime options; their defaults are `resolveRouting`'s).
+ */
+const RUNTIME_OPTIONS = Symbol('CTA_ORCHESTRATION_RUNTIME_OPTIONS');
+const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<CtaOrchestrationRuntimeOptions>({
+  optionsInjectionToken: RUNTIME_OPTIONS,
+})
+  .setClassMethodName('forRoot')
+  .setExtras<CtaOrchestrationRoutingOptions>(
+    Object.fromEntries(ROUTING_OPTION_NAMES.map((name) => [name, undefined])),
+    (definition, routingOptions): DynamicModule => {
+      const routing = resolveRouting(routingOptions);
+      const settings = {
+        provide: ORCHESTRATION_SETTINGS,
+        useFactory: (runtime: CtaOrchestrationRuntimeOptions) => resolveModuleSettings(runtime, routingOptions),
+        inject: [RUNTIME_OPTIONS],
+      };
+      return {
+        module: definition.module,
+        // The options' providers (and the modules they inject from) sit in the global core, which every feature sees.
+        imports: [
+          OrchestrationCoreModule.forSettings(routing.connectionName, [...(definition.providers ?? []), settings], definition.imports),
+          ...FEATURE_MODULES,
+        ],
+        // The guard of the SDK state-machine routes and the verifier it asks.
+        providers: [appUserTokenVerifierProvider, AppUserTokenGuard],
+        controllers: [
+          ...mountControllers(ADMIN_CONTROLLERS, {
+            prefix: routing.adminPrefix,
+            api: 'admin',
+            documented: true,
+            guards: routing.adminGuards,
+          }),
+          ...routing.adminPrefixAliases.flatMap((alias) =>
+            mountControllers(ADMIN_CONTROLLERS, { prefix: alias, api: 'admin', documented: false, guards: routing.adminGuards }),
+          ),
+          ...mountControllers(SDK_CONTROLLERS, { prefix: routing.sdkPrefix, api: 'sdk', documented: true, guards: routing.sdkGuards }),
+        ],
+      };
+    },
+  )
+  .build();
+
+/**
  * The whole service as one importable module (DESIGN §16). The standalone
- * `AppModule` is one host of it; a gateway is another.
+ * `AppModule` is one host of it; a gateway is another. `forRootAsync` takes cohorts, cache,
+ * scheduler and time limits from the host's providers (e.g. its config or cohort service);
+ * prefixes, aliases, guards and the connection name are plain values beside them.
  */
 @Module({})
-export class CtaOrchestrationModule {
+export class CtaOrchestrationModule extends ConfigurableModuleClass {
+  /** Everything at once; options that cannot work fail here, naming the option. */
   static forRoot(options: CtaOrchestrationOptions = {}): DynamicModule {
-    const settings = resolveSettings(options);
-    return CtaOrchestrationModule.define(settings, OrchestrationCoreModule.forSettings(settings));
-  }
-
-  /**
-   * Cohorts, cache, scheduler and time limits from `useFactory` (e.g. the host's
-   * config or its own cohort service, through `imports`/`inject`). Prefixes, aliases,
-   * guards and the connection name are plain values beside it: Nest takes the
-   * controllers and `forFeature` when the module is defined, before any factory runs.
-   */
-  static forRootAsync(options: CtaOrchestrationAsyncOptions): DynamicModule {
-    const { imports, useFactory, inject, ...routingOptions } = options;
-    const routing = resolveRouting(routingOptions);
-    const settings: FactoryProvider<Promise<OrchestrationSettings>> = {
-      provide: ORCHESTRATION_SETTINGS,
-      useFactory: async (...args: unknown[]) => resolveAsyncSettings(await useFactory(...args), routingOptions),
-      inject,
-    };
-    return CtaOrchestrationModule.define(routing, OrchestrationCoreModule.forSettingsProvider(routing.connectionName, settings, imports));
-  }
-
-  private static define(routing: OrchestrationRouting, core: DynamicModule): DynamicModule {
-    return {
-      module: CtaOrchestrationModule,
-      imports: [core, ...FEATURE_MODULES],
-      // The guard of the SDK state-machine routes and the verifier it asks.
-      providers: [appUserTokenVerifierProvider, AppUserTokenGuard],
-      controllers: [
-        ...mountControllers(ADMIN_CONTROLLERS, {
-          prefix: routing.adminPrefix,
-          api: 'admin',
-          documented: true,
-          guards: routing.adminGuards,
-        }),
-        ...routing.adminPrefixAliases.flatMap((alias) =>
-          mountControllers(ADMIN_CONTROLLERS, { prefix: alias, api: 'admin', documented: false, guards: routing.adminGuards }),
-        ),
-        ...mountControllers(SDK_CONTROLLERS, { prefix: routing.sdkPrefix, api: 'sdk', documented: true, guards: routing.sdkGuards }),
-      ],
-    };
+    resolveSettings(options);
+    return super.forRoot(options);
   }
 }

@@ -8,22 +8,14 @@ import { orchestrationDataSourceProvider, ORCHESTRATION_DATA_SOURCE } from './da
 import { ORCHESTRATION_ENTITIES } from './database/orchestration-schema';
 import { TransactionRunner } from './database/transaction-runner';
 import { MetricsService } from './metrics/metrics.service';
-import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from './orchestration-options';
+import { ORCHESTRATION_SETTINGS } from './orchestration-options';
 
 /** What every feature module needs: settings, clock, the module's DataSource and transactions, the job runner, metrics, the audit log. */
 @Global()
 @Module({})
 export class OrchestrationCoreModule {
-  static forSettings(settings: OrchestrationSettings): DynamicModule {
-    return OrchestrationCoreModule.forSettingsProvider(settings.connectionName, { provide: ORCHESTRATION_SETTINGS, useValue: settings });
-  }
-
-  /** `settings` provides ORCHESTRATION_SETTINGS (e.g. from a host's factory); `imports` export what it injects. */
-  static forSettingsProvider(
-    connectionName: string | undefined,
-    settings: Provider,
-    imports: ModuleMetadata['imports'] = [],
-  ): DynamicModule {
+  /** `settings` provide ORCHESTRATION_SETTINGS (from the host's options or its factory); `imports` export what they inject. */
+  static forSettings(connectionName: string | undefined, settings: Provider[], imports: ModuleMetadata['imports'] = []): DynamicModule {
     return {
       module: OrchestrationCoreModule,
       imports: [
@@ -33,7 +25,7 @@ export class OrchestrationCoreModule {
         ScheduleModule.forRoot(),
       ],
       providers: [
-        settings,
+        ...settings,
         orchestrationDataSourceProvider(connectionName),
         Clock,
         PeriodicJobsService,

@@ -1,4 +1,4 @@
-import { CanActivate, FactoryProvider, Inject, ModuleMetadata, Type } from '@nestjs/common';
+import { CanActivate, ConfigurableModuleAsyncOptions, Inject, Type } from '@nestjs/common';
 import { AllUsersCohortProvider, CohortProvider } from './cohorts/cohort-provider';
 import {
   APP_USER_TOKEN_MODULE_OPTION_NAMES,
@@ -52,24 +52,25 @@ export interface CtaOrchestrationOptions {
 /**
  * The options that shape routes and the connection. Nest reads controllers and
  * `TypeOrmModule.forFeature` when the module is defined, before any provider
- * (hence any async factory) runs, so these are given as plain values even to `forRootAsync`.
+ * (hence any async factory) runs, so these are given as plain values even to `forRootAsync`
+ * (the module builder's "extras").
  */
-const ROUTING_OPTION_NAMES = ['adminPrefix', 'adminPrefixAliases', 'sdkPrefix', 'adminGuards', 'sdkGuards', 'connectionName'] as const;
+export const ROUTING_OPTION_NAMES = [
+  'adminPrefix',
+  'adminPrefixAliases',
+  'sdkPrefix',
+  'adminGuards',
+  'sdkGuards',
+  'connectionName',
+] as const;
 
 export type CtaOrchestrationRoutingOptions = Pick<CtaOrchestrationOptions, (typeof ROUTING_OPTION_NAMES)[number]>;
 
-/** The options `forRootAsync`'s factory resolves: cohorts, cache, scheduler, time limits. */
+/** The options `forRootAsync`'s factory (or `useClass`/`useExisting` options factory) resolves: cohorts, cache, scheduler, time limits. */
 export type CtaOrchestrationRuntimeOptions = Omit<CtaOrchestrationOptions, keyof CtaOrchestrationRoutingOptions>;
 
-/** `forRootAsync`: routing options as values, the rest from a factory with the host's providers injected. */
-export interface CtaOrchestrationAsyncOptions extends CtaOrchestrationRoutingOptions {
-  /** Modules exporting what `inject` names (e.g. the host's ConfigModule). */
-  imports?: ModuleMetadata['imports'];
-  // Typed as Nest's own FactoryProvider types a factory's injected arguments.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  useFactory: (...args: any[]) => CtaOrchestrationRuntimeOptions | Promise<CtaOrchestrationRuntimeOptions>;
-  inject?: FactoryProvider['inject'];
-}
+/** `forRootAsync`: routing options as values, the rest from Nest's async options (`useFactory` with `imports`/`inject`, …). */
+export type CtaOrchestrationAsyncOptions = ConfigurableModuleAsyncOptions<CtaOrchestrationRuntimeOptions> & CtaOrchestrationRoutingOptions;
 
 /** The options with every default filled in; what services inject. */
 type OptionalSettingNames = 'connectionName' | 'appUserTokens' | 'appUserTokenVerifier';
@@ -125,11 +126,11 @@ export function resolveSettings(options: CtaOrchestrationOptions): Orchestration
 }
 
 /**
- * The settings of `forRootAsync`: the factory's options under the routing given beside it.
- * A routing option returned by the factory would be silently ignored (the routes already
- * exist), so it fails the start instead.
+ * The settings: the runtime options (`forRoot`'s, or what `forRootAsync`'s factory resolved)
+ * under the routing given when the module was defined. A routing option returned by a factory
+ * would be silently ignored (the routes already exist), so it fails the start instead.
  */
-export function resolveAsyncSettings(
+export function resolveModuleSettings(
   runtime: CtaOrchestrationRuntimeOptions,
   routing: CtaOrchestrationRoutingOptions,
 ): OrchestrationSettings {

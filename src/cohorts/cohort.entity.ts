@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { bigintTransformer, jsonTransformer } from '../database/transformers';
 import type { CohortKind, CohortRule } from './cohort-rule';
 
@@ -7,7 +7,7 @@ import type { CohortKind, CohortRule } from './cohort-rule';
  * of its current `generation`; `next_generation` numbers the uploads in progress.
  */
 @Entity({ name: 'cohorts' })
-@Index('uq_cohorts_tenant_name', ['tenantId', 'name'], { unique: true })
+@Unique('uq_cohorts_tenant_name', ['tenantId', 'name'])
 export class CohortEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: number;

@@ -1,9 +1,15 @@
+import { DEFAULT_COHORT_UPLOAD_LIMIT_BYTES } from '../cohorts/member-uploads';
 import { AdminApiKey, parseAdminApiKeys } from '../security/admin-api-keys';
 import { appUserTokenOptionsProblem, AppUserTokenOptionNames, AppUserTokenOptions } from '../security/app-user-tokens';
 
 /**
  * The standalone service's configuration, read from the environment once at boot.
  * A bad value stops the service with a message naming the variable.
+ *
+ * Not `@nestjs/config`: every value is needed before Nest's container exists (the Fastify
+ * adapter, the routes' prefixes, the connection, the logger; the port in `main.ts`), test
+ * harnesses start apps with their own environments in one process while `ConfigModule` reads
+ * `process.env` (and `.env`) only and writes what `validate` returns back into it.
  */
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -57,8 +63,6 @@ export class InvalidConfigError extends Error {
   }
 }
 
-import { DEFAULT_COHORT_UPLOAD_LIMIT_BYTES } from '../cohorts/member-uploads';
-
 type Env = Readonly<Record<string, string | undefined>>;
 const PREFIX_PATTERN = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
 
@@ -89,7 +93,7 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   return raw === 'true' || raw === '1';
 }
 
-function prefix(env: Env, name: string, value: string): string {
+function prefix(name: string, value: string): string {
   const trimmed = value.replace(/^\/+|\/+$/g, '');
   if (!PREFIX_PATTERN.test(trimmed)) {
     throw new InvalidConfigError(name, `must be a URL path segment such as 'engine', got '${value}'`);
@@ -157,9 +161,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new InvalidConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
   }
-  const adminPrefix = prefix(env, 'ADMIN_PREFIX', read(env, 'ADMIN_PREFIX') ?? 'engine');
-  const sdkPrefix = prefix(env, 'SDK_PREFIX', read(env, 'SDK_PREFIX') ?? 'cta');
-  const adminPrefixAliases = list(env, 'ADMIN_PREFIX_ALIASES').map((alias) => prefix(env, 'ADMIN_PREFIX_ALIASES', alias));
+  const adminPrefix = prefix('ADMIN_PREFIX', read(env, 'ADMIN_PREFIX') ?? 'engine');
+  const sdkPrefix = prefix('SDK_PREFIX', read(env, 'SDK_PREFIX') ?? 'cta');
+  const adminPrefixAliases = list(env, 'ADMIN_PREFIX_ALIASES').map((alias) => prefix('ADMIN_PREFIX_ALIASES', alias));
   if ([adminPrefix, ...adminPrefixAliases].includes(sdkPrefix)) {
     throw new InvalidConfigError('SDK_PREFIX', `must differ from the admin prefix and its aliases, got '${sdkPrefix}'`);
   }

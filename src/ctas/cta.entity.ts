@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { booleanTransformer, jsonTransformer } from '../database/transformers';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { CtaRule, CtaStatus } from './cta.types';
@@ -6,10 +6,15 @@ import type { CtaRule, CtaStatus } from './cta.types';
 /** A CTA, normal or test (DESIGN §5, §8). Searchable attributes are real columns. */
 @Entity({ name: 'ctas' })
 // Test CTAs (`test-<id>`) have their own name space: they never block or collide with a normal CTA's name.
-@Index('uq_ctas_tenant_test_name', ['tenantId', 'isTest', 'name'], { unique: true })
-@Index('ix_ctas_tenant_test_status', ['tenantId', 'isTest', 'status', 'id'])
-@Index('ix_ctas_tenant_team', ['tenantId', 'team'])
-@Index('ix_ctas_tenant_created_by', ['tenantId', 'createdBy'])
+@Unique('uq_ctas_tenant_test_name', ['tenantId', 'isTest', 'name'])
+// The list's counts per status over the other filters, read from these indexes alone.
+@Index('ix_ctas_tenant_test_status', ['tenantId', 'isTest', 'status', 'id', 'name'])
+@Index('ix_ctas_tenant_test_team', ['tenantId', 'isTest', 'team', 'status'])
+@Index('ix_ctas_tenant_test_created_by', ['tenantId', 'isTest', 'createdBy', 'status'])
+// The periodic job's scans over every tenant for due transitions and expired test CTAs.
+@Index('ix_ctas_due_start', ['isTest', 'status', 'startTime'])
+@Index('ix_ctas_due_end', ['isTest', 'status', 'endTime'])
+@Index('ix_ctas_test_expiry', ['isTest', 'expiresAt'])
 export class CtaEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: number;

@@ -1,7 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** A nudge preview (DESIGN §10): a template kept under an id until `expiresAt`. */
 @Entity({ name: 'nudge_previews' })
+// The periodic purge's scan over every tenant.
+@Index('ix_nudge_previews_expiry', ['expiresAt'])
 export class NudgePreviewEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
   tenantId: string;
