@@ -56,8 +56,8 @@ const INVALID = 'invalid request';
 export const MAX_CTA_SNAPSHOTS = 1000;
 export const MAX_TAG_SNAPSHOTS = 1000;
 export const MAX_STATE_MACHINES_PER_SNAPSHOT = 1000;
-/** resetAt, actionDoneAt, ctasResetAt and activeCtas: the merge keeps the newest 1000 of them anyway. */
-export const MAX_LIST_ENTRIES = 10_000;
+/** Entries of one resetAt, actionDoneAt, ctasResetAt or activeCtas list; the merge keeps the newest MAX_STORED_LIST_ENTRIES of them anyway. */
+export const MAX_SNAPSHOT_LIST_ENTRIES = 10_000;
 
 type Json = Record<string, unknown>;
 
@@ -103,7 +103,7 @@ function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined
 const longs =
   (what: string) =>
   (value: unknown): number[] =>
-    capped(value, MAX_LIST_ENTRIES, what).map(long);
+    capped(value, MAX_SNAPSHOT_LIST_ENTRIES, what).map(long);
 
 function stateMachine(value: unknown): IncomingStateMachine {
   const { reset, ...fields } = object(value);
@@ -150,10 +150,10 @@ function tagSnapshot(value: unknown, index: number): BehaviourTagSnapshot {
   return {
     behaviourTagName: string(snapshot.behaviourTagName),
     ctasResetAt: optional(exposureRule?.ctasResetAt, (list) =>
-      capped(list, MAX_LIST_ENTRIES, `${path}.exposureRule.ctasResetAt`).map(ctaResetAt),
+      capped(list, MAX_SNAPSHOT_LIST_ENTRIES, `${path}.exposureRule.ctasResetAt`).map(ctaResetAt),
     ),
     activeCtas: optional(ctaRelation?.activeCtas, (list) =>
-      capped(list, MAX_LIST_ENTRIES, `${path}.ctaRelation.activeCtas`).map(snapshotCtaId),
+      capped(list, MAX_SNAPSHOT_LIST_ENTRIES, `${path}.ctaRelation.activeCtas`).map(snapshotCtaId),
     ),
   };
 }
