@@ -1,5 +1,6 @@
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { RUNNING_STATUSES, TAG_CHANGEABLE_STATUSES, TAG_LINKABLE_STATUSES } from '../cta-status/cta-status-policy';
 import type { CtaStatus } from '../ctas/cta.types';
 import type { CtaRelation, CtaRelationSide, TagExposureRule } from './behaviour-tag.types';
 import { ctaIdString } from '../ctas/cta-id';
@@ -26,10 +27,6 @@ export interface LinkedCtaState {
   status: CtaStatus;
   isTest: boolean;
 }
-
-/** Devices enforce a tag for its running CTAs, so a tag is created or changed only while none runs. */
-export const STATUSES_LINKABLE_ON_CREATE: readonly CtaStatus[] = ['draft', 'paused'];
-export const STATUSES_ALLOWING_UPDATE: readonly CtaStatus[] = ['draft', 'paused', 'concluded', 'terminated'];
 
 const invalid = (message: string): DomainError => new DomainError(ErrorCode.CAMPAIGN_INVALID, message);
 
@@ -133,16 +130,16 @@ function statusViolations(ctas: Iterable<LinkedCtaState>, allowed: readonly CtaS
 }
 
 export function assertLinkableOnCreate(ctas: Iterable<LinkedCtaState>): void {
-  const violations = statusViolations(ctas, STATUSES_LINKABLE_ON_CREATE);
+  const violations = statusViolations(ctas, TAG_LINKABLE_STATUSES);
   if (violations) {
-    throw invalid(`linkedCtas: a new behaviour tag can link only draft or paused CTAs; ${violations}`);
+    throw invalid(`linkedCtas: a new behaviour tag can link only ${TAG_LINKABLE_STATUSES.join(' or ')} CTAs; ${violations}`);
   }
 }
 
 /** `ctas`: every CTA the tag links before or after the update. */
 export function assertUpdatable(tagName: string, ctas: Iterable<LinkedCtaState>): void {
-  const violations = statusViolations(ctas, STATUSES_ALLOWING_UPDATE);
+  const violations = statusViolations(ctas, TAG_CHANGEABLE_STATUSES);
   if (violations) {
-    throw invalid(`behaviour tag '${tagName}' can change only while none of its CTAs is live or scheduled; ${violations}`);
+    throw invalid(`behaviour tag '${tagName}' can change only while none of its CTAs is ${RUNNING_STATUSES.join(' or ')}; ${violations}`);
   }
 }

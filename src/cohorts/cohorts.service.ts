@@ -6,6 +6,7 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { CtaEntity } from '../ctas/cta.entity';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
@@ -19,8 +20,6 @@ import type { CreateCohortDto, UpdateCohortDto } from './dto/cohort-body.dto';
 
 export const cohortNotFound = (name: string): DomainError => new DomainError(ErrorCode.COHORT_NOT_FOUND, `cohort '${name}' does not exist`);
 
-/** The statuses in which a CTA's cohorts must stay (DESIGN §12): devices run it, or will again. */
-const RUNNING_STATUSES = ['live', 'scheduled', 'paused'];
 const MAX_DESCRIPTION_LENGTH = 10_000;
 
 /**
@@ -123,7 +122,7 @@ export class CohortsService {
         .innerJoin(CtaEntity, 'cta', 'cta.id = link.ctaId AND cta.tenantId = link.tenantId')
         .select('link.ctaId', 'id')
         .where('link.tenantId = :tenantId AND link.cohortName = :name', { tenantId, name })
-        .andWhere('cta.status IN (:...statuses)', { statuses: RUNNING_STATUSES })
+        .andWhere('cta.status IN (:...statuses)', { statuses: IN_PLAY_STATUSES })
         .orderBy('link.ctaId')
         .getRawMany<{ id: number | string }>();
       if (running.length > 0) {

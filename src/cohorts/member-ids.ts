@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { invalidRequest } from '../common/domain-error';
-import { canonicalLong } from '../common/request-headers';
+import { canonicalUserId, userIdValue } from '../common/user-id';
 
 /**
  * The user ids of a member upload (DESIGN §12): a JSON body `{"userIds": [...]}` or a CSV /
@@ -30,15 +30,12 @@ export function jsonUserIds(body: unknown): string[] {
     );
   }
   return userIds.map((id, index) => {
-    if (typeof id === 'number') {
-      if (!Number.isSafeInteger(id)) {
-        throw invalidRequest(
-          `userIds[${index}]: ${id} is not ${ID_RULE} exactly representable as a JSON number; send it as a decimal string`,
-        );
-      }
-      return String(id);
+    if (typeof id === 'number' && !Number.isSafeInteger(id)) {
+      throw invalidRequest(
+        `userIds[${index}]: ${id} is not ${ID_RULE} exactly representable as a JSON number; send it as a decimal string`,
+      );
     }
-    const parsed = typeof id === 'string' ? canonicalLong(id.trim()) : null;
+    const parsed = userIdValue(typeof id === 'string' ? id.trim() : id);
     if (parsed === null) {
       throw invalidRequest(`userIds[${index}]: ${JSON.stringify(id)} is not ${ID_RULE}`);
     }
@@ -62,7 +59,7 @@ export async function* csvUserIds(chunks: AsyncIterable<Buffer | string> | Itera
     if (text === '' || (lineNumber === 1 && text.replace(/^\uFEFF/, '').toLowerCase() === CSV_HEADER)) {
       return;
     }
-    const parsed = canonicalLong(text.replace(/^\uFEFF/, ''));
+    const parsed = canonicalUserId(text.replace(/^\uFEFF/, ''));
     if (parsed === null) {
       throw invalidRequest(`line ${lineNumber}: ${show(text)} is not a user id (${ID_RULE})`);
     }

@@ -1,6 +1,6 @@
 import { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
-import { canonicalLong, parseEventSource, parseOperatorUser, parseSdkClientInfo, parseSdkUserId, parseTenantId } from './request-headers';
+import { parseEventSource, parseOperatorUser, parseSdkClientInfo, parseSdkUserId, parseTenantId } from './request-headers';
 
 /** The INVALID_REQUEST a parser throws, for `toThrow(…)`. */
 function failure(parse: () => unknown): DomainError {
@@ -144,23 +144,4 @@ describe('parseEventSource', () => {
       "header 'x-source' must be at most 255 characters",
     );
   });
-});
-
-describe('canonicalLong', () => {
-  it.each([
-    ['042', '42'],
-    ['-0042', '-42'],
-    ['-0', '0'],
-    ['9223372036854775807', '9223372036854775807'],
-    ['-9223372036854775808', '-9223372036854775808'],
-  ])('reads %s as %s', (value, canonical) => {
-    expect(canonicalLong(value)).toBe(canonical);
-  });
-
-  it.each(['9223372036854775808', '-9223372036854775809', 'user-123', '4.2', ' 42', '', '1'.repeat(5000)])(
-    'answers null for %p',
-    (value) => {
-      expect(canonicalLong(value)).toBeNull();
-    },
-  );
 });

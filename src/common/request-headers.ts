@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { invalidRequest } from './domain-error';
+import { canonicalUserId, isDecimalInteger } from './user-id';
 
 /**
  * The header rules of DESIGN §3. Controllers read headers only through the
@@ -11,11 +12,6 @@ import { invalidRequest } from './domain-error';
 export const DEFAULT_TENANT_ID = 'default';
 const TENANT_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 const MAX_OPERATOR_USER_LENGTH = 255;
-const DECIMAL_INTEGER = /^-?\d+$/;
-/** Leading zeros apart, a signed 64-bit integer has at most 19 digits. */
-const MAX_LONG_DIGITS = 19;
-const LONG_MIN = -(2n ** 63n);
-const LONG_MAX = 2n ** 63n - 1n;
 
 export interface SdkClientInfo {
   /** `null` when absent or unparsable; the SDK endpoints answer the empty result below 1. */
@@ -66,27 +62,14 @@ export function parseSdkUserId(headers: Headers): string {
   if (!value) {
     throw invalidRequest("header 'auth-userid' is required");
   }
-  if (!DECIMAL_INTEGER.test(value)) {
+  if (!isDecimalInteger(value)) {
     throw invalidRequest("header 'auth-userid' must be a decimal integer");
   }
-  const userId = canonicalLong(value);
+  const userId = canonicalUserId(value);
   if (userId === null) {
     throw invalidRequest("header 'auth-userid' does not fit a signed 64-bit integer");
   }
   return userId;
-}
-
-/**
- * A decimal integer that fits a signed 64-bit long, as its canonical decimal string
- * (`042` → `42`); null for anything else. App users are compared in this form.
- */
-export function canonicalLong(value: string): string | null {
-  if (!DECIMAL_INTEGER.test(value)) {
-    return null;
-  }
-  // Longer numbers are refused before BigInt parses them: a header may hold kilobytes of digits.
-  const long = value.replace(/^-?0*/, '').length > MAX_LONG_DIGITS ? null : BigInt(value);
-  return long === null || long < LONG_MIN || long > LONG_MAX ? null : long.toString();
 }
 
 /** `x-source` of event writes (DESIGN §9): the system that sent them, stored with the event. */

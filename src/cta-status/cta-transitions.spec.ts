@@ -1,5 +1,6 @@
 import { CTA_STATUSES, CtaStatus } from '../ctas/cta.types';
-import { EDITABLE_STATUSES, isStatusAction, STATUS_ACTIONS, TIMED_TRANSITIONS, TRANSITIONS } from './cta-transitions';
+import { EDITABLE_STATUSES } from './cta-status-policy';
+import { isStatusAction, STATUS_ACTIONS, TIMED_TRANSITIONS, TRANSITIONS } from './cta-transitions';
 
 describe('the CTA transition table (DESIGN §6)', () => {
   const allowed = (from: CtaStatus) => STATUS_ACTIONS.filter((action) => TRANSITIONS[action].from.includes(from));

@@ -24,9 +24,6 @@ export const TRANSITIONS: Readonly<Record<StatusAction, Transition>> = {
 
 export const isStatusAction = (action: string): action is StatusAction => Object.hasOwn(TRANSITIONS, action);
 
-/** Statuses in which a CTA's body may be edited: devices run the rules of live and scheduled CTAs. */
-export const EDITABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
-
 /** What the periodic job does on its own (DESIGN §6): the status moves when the time field is due (≤ now). */
 export interface TimedTransition {
   /** The status action it amounts to, as the audit history names it. */

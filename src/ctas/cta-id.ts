@@ -2,19 +2,40 @@ import { ValidateBy, ValidationArguments } from 'class-validator';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 
-const CTA_ID = /^\d{1,15}$/;
-
 /**
- * A CTA id from a path or body: a positive decimal integer (string or JSON number).
- * Anything else is `null`; callers decide what that means.
+ * CTA ids (DESIGN §3): positive integers the database assigns, sent as JSON numbers or decimal
+ * strings (leading zeros allowed), carried as numbers in the admin API and as canonical strings
+ * (`"012"` → `"12"`) in tags and SDK payloads. Every parser of a CTA id reads it here.
  */
-export function parseCtaIdValue(value: unknown): number | null {
-  const text = typeof value === 'number' ? String(value) : value;
-  if (typeof text !== 'string' || !CTA_ID.test(text)) {
-    return null;
+
+/** Digits of an id the admin API takes, leading zeros included: ids stay exact as JSON numbers (below 2^53). */
+const MAX_CTA_ID_DIGITS = 15;
+/**
+ * Digits of an id a device reports in a snapshot: as many as a Java long has, 0 included. The merge
+ * ignores ids the catalogue does not hold, so one odd id never costs a device its whole delta.
+ */
+const MAX_REPORTED_CTA_ID_DIGITS = 19;
+
+/** A non-negative integer (a safe JSON number, or a string of at most `maxDigits` digits) as its canonical decimal string. */
+function decimalId(value: unknown, maxDigits: number): string | null {
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) && value >= 0 && String(value).length <= maxDigits ? String(value) : null;
   }
-  const id = Number(text);
-  return id > 0 ? id : null;
+  if (typeof value === 'string' && value.length <= maxDigits && /^\d+$/.test(value)) {
+    return BigInt(value).toString();
+  }
+  return null;
+}
+
+/** A CTA id from an admin path or body. Anything else is `null`; callers decide what that means. */
+export function parseCtaIdValue(value: unknown): number | null {
+  const text = decimalId(value, MAX_CTA_ID_DIGITS);
+  return text === null || text === '0' ? null : Number(text);
+}
+
+/** A CTA id as a device reports it in a snapshot (`"12"`, `12`, `"012"` → `"12"`); `null` when it is none. */
+export function reportedCtaId(value: unknown): string | null {
+  return decimalId(value, MAX_REPORTED_CTA_ID_DIGITS);
 }
 
 /** The `{ctaId}` of a path: not a CTA id → 400 CTA_ID_INVALID. */
@@ -29,9 +50,8 @@ export function parseCtaId(value: string): number {
 export const unknownCta = (id: number | string): DomainError => new DomainError(ErrorCode.CTA_ID_INVALID, `CTA ${id} does not exist`);
 
 /**
- * A CTA id as clients send it inside behaviour tags and SDK bodies (DESIGN §3: a
- * JSON number or a decimal string) → the string form those payloads carry
- * (`12`, `"12"`, `"012"` → `"12"`); `null` when it is not a CTA id.
+ * A CTA id as clients send it inside behaviour tags (a JSON number or a decimal string) → the
+ * string form tags carry (`12`, `"12"`, `"012"` → `"12"`); `null` when it is not a CTA id.
  */
 export function ctaIdString(value: unknown): string | null {
   const id = parseCtaIdValue(value);

@@ -244,6 +244,11 @@ describe('validateCtaRule', () => {
     ['window missing', (r) => delete r.frequency.window, 'rule.frequency.window: must be an object'],
     ['window.limit fractional', (r) => (r.frequency.window.limit = 0.5), 'rule.frequency.window.limit: must be a non-negative integer'],
     [
+      'window.value beyond a Java int',
+      (r) => (r.frequency.window.value = 2 ** 31),
+      'rule.frequency.window.value: must not be greater than 2147483647',
+    ],
+    [
       'window.unit missing',
       (r) => delete r.frequency.window.unit,
       'rule.frequency.window.unit: must be one of days, hours, minutes, seconds',

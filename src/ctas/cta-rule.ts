@@ -10,6 +10,7 @@ import {
   PropertyType,
   WINDOW_UNITS,
 } from './cta.types';
+import { exposureLimitProblem } from './exposure-limits';
 
 /**
  * The rule grammar of DESIGN §5 and §5a, shared by CTA create, update and test
@@ -298,15 +299,20 @@ class RuleChecker {
         at(path, 'window.unit'),
         `must be one of ${WINDOW_UNITS.join(', ')}`,
       );
-      this.nonNegativeInteger(window.value, at(path, 'window.value'));
+      this.exposureLimit(window.value, at(path, 'window.value'));
     }
     this.limit(frequency.lifeSpan, at(path, 'lifeSpan'));
   }
 
   private limit(value: unknown, path: string): value is Json {
     if (!this.object(value, path)) return false;
-    this.nonNegativeInteger(value.limit, at(path, 'limit'));
+    this.exposureLimit(value.limit, at(path, 'limit'));
     return true;
+  }
+
+  private exposureLimit(value: unknown, path: string): void {
+    const problem = exposureLimitProblem(value);
+    if (problem !== null) this.problem(path, problem);
   }
 
   private groupByConfig(config: unknown, path: string): void {
@@ -315,10 +321,6 @@ class RuleChecker {
       this.check(isInteger(count) && count > 0, at(path, 'maxActiveStateMachineCount'), 'must be a positive integer'),
     );
     this.optional(config, 'groupByKeys', (keys) => this.check(isStringArray(keys), at(path, 'groupByKeys'), 'must be an array of strings'));
-  }
-
-  private nonNegativeInteger(value: unknown, path: string): void {
-    this.check(isInteger(value) && value >= 0, path, 'must be a non-negative integer');
   }
 
   /** An optional field: absent or `null` (then dropped), else checked. */

@@ -8,7 +8,7 @@ import { writeCtaCohortLinks } from '../cohorts/cta-cohort-links';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
-import { EDITABLE_STATUSES } from '../cta-status/cta-transitions';
+import { EDITABLE_STATUSES } from '../cta-status/cta-status-policy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';

@@ -1,9 +1,6 @@
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-
-const DECIMAL_LONG = /^-?\d{1,19}$/;
-const LONG_MIN = -(2n ** 63n);
-const LONG_MAX = 2n ** 63n - 1n;
+import { userIdValue } from '../common/user-id';
 
 /**
  * The `userIds` of a test CTA → canonical decimal strings, duplicates removed.
@@ -12,14 +9,9 @@ const LONG_MAX = 2n ** 63n - 1n;
  */
 export function parseTestUserIds(values: unknown[]): string[] {
   const ids = values.map((value, index) => {
-    if (typeof value === 'number' && Number.isSafeInteger(value)) {
-      return String(value);
-    }
-    if (typeof value === 'string' && DECIMAL_LONG.test(value)) {
-      const id = BigInt(value);
-      if (id >= LONG_MIN && id <= LONG_MAX) {
-        return id.toString();
-      }
+    const id = userIdValue(value);
+    if (id !== null) {
+      return id;
     }
     throw new DomainError(
       ErrorCode.CTA_CREATION_ERROR,

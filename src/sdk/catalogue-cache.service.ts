@@ -8,11 +8,12 @@ import { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
 import { CohortEntity } from '../cohorts/cohort.entity';
+import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
 import { CtaEntity } from '../ctas/cta.entity';
 import { MetricsService } from '../metrics/metrics.service';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
-import { CATALOGUE_STATUSES, TenantCatalogue } from './sdk-catalogue';
+import { TenantCatalogue } from './sdk-catalogue';
 
 /** At most one revision read a tenant every this many ms on behalf of unknown ids (DESIGN §11). */
 export const MIN_REVALIDATION_GAP_MS = 100;
@@ -174,7 +175,7 @@ export class CatalogueCacheService {
   private async load(tenantId: string): Promise<TenantCatalogue> {
     const ctas = await this.ctas.find({
       select: { id: true, status: true, startTime: true, endTime: true, rule: true, isTest: true, expiresAt: true },
-      where: { tenantId, status: In(CATALOGUE_STATUSES) },
+      where: { tenantId, status: In(IN_PLAY_STATUSES) },
     });
     const testCtaIds = ctas.filter((cta) => cta.isTest).map((cta) => cta.id);
     const [testUsers, links, tags, cohorts] = await Promise.all([

@@ -2,6 +2,8 @@ import type { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.
 import type { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
 import { CohortEligibility, isCohortEligible } from '../cohorts/cohort-provider';
 import { CohortDefinitionRow, CohortTargeting } from '../cohorts/cohort-targeting';
+import { isServableAt, keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/cta-status-policy';
+import { ctaValidTill } from '../ctas/cta-record';
 import type { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
 import type { CtaEntity } from '../ctas/cta.entity';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
@@ -13,9 +15,6 @@ import { StateCatalogue, stateMachinesJson, UserState } from './user-state';
  * launch only checks the time window, cohorts and test targeting against the
  * clock and concatenates the pre-serialised parts around the user's state.
  */
-
-/** The statuses whose CTAs the catalogue holds: servable (live, scheduled) or keeping their users' state (paused). */
-export const CATALOGUE_STATUSES: CtaStatus[] = ['live', 'scheduled', 'paused'];
 
 export type CatalogueCtaRow = Pick<CtaEntity, 'id' | 'status' | 'startTime' | 'endTime' | 'rule' | 'isTest' | 'expiresAt'>;
 export type CatalogueTagRow = Pick<BehaviourTagEntity, 'name' | 'exposureRule' | 'ctaRelation'>;
@@ -149,10 +148,10 @@ export class TenantCatalogue implements StateCatalogue {
         expiresAt: cta.expiresAt,
         stateMachineTTL: cta.rule.stateMachineTTL,
       });
-      if (cta.status === 'paused') continue;
+      if (!RUNNING_STATUSES.includes(cta.status)) continue;
       if (cta.isTest) testCtaIds.add(id);
       const tagName = tagOfCta.get(id) ?? null;
-      const rule = sdkRule(cta.rule, cta.endTime ?? (cta.isTest ? cta.expiresAt : null));
+      const rule = sdkRule(cta.rule, ctaValidTill(cta));
       this.servable.push({
         id,
         key: String(id),
@@ -192,10 +191,7 @@ export class TenantCatalogue implements StateCatalogue {
 
   stateTtlOf(ctaId: string, now: number): number | undefined {
     const cta = this.stateful.get(ctaId);
-    if (!cta) return undefined;
-    if (cta.status === 'scheduled' && !(cta.startTime !== null && cta.startTime <= now)) return undefined;
-    if (cta.isTest && !(cta.expiresAt !== null && cta.expiresAt > now)) return undefined;
-    return cta.stateMachineTTL;
+    return cta && keepsUserStateAt(cta, now) ? cta.stateMachineTTL : undefined;
   }
 
   hasTag(name: string): boolean {
@@ -213,15 +209,7 @@ export class TenantCatalogue implements StateCatalogue {
     response.add(RESPONSE_START);
     let first = true;
     for (const cta of this.servable) {
-      if (cta.endTime !== null && cta.endTime <= now) continue;
-      if (cta.isTest) {
-        if (!(cta.expiresAt !== null && cta.expiresAt > now && testCtas?.has(cta.id))) continue;
-      } else if (
-        !(cta.status === 'live' || (cta.startTime !== null && cta.startTime <= now)) ||
-        !isCohortEligible(cta.eligibility, cohorts)
-      ) {
-        continue;
-      }
+      if (!isServableAt(cta, now) || !(cta.isTest ? testCtas?.has(cta.id) : isCohortEligible(cta.eligibility, cohorts))) continue;
       if (!first) response.add(COMMA);
       first = false;
       response.add(cta.head);

@@ -13,6 +13,7 @@ import { SnapshotRequestDto, StateMachineDto } from './dto/snapshot-request.dto'
 import { EMPTY_LAUNCH_RESPONSE } from './sdk-catalogue';
 import { SdkStateService } from './sdk-state.service';
 import { parseSnapshotRequest } from './snapshot-request';
+import { MAX_STORED_LIST_ENTRIES } from './user-state';
 import { TENANT_HEADER } from '../common/api-headers';
 import { RequireAppUserToken } from '../security/app-user-token.guard';
 
@@ -222,7 +223,7 @@ export class SdkStateController {
     description:
       'Per machine key: reset deletes; otherwise the incoming machine wins unless the stored one has a later ' +
       'lastTransitionAt. resetAt, actionDoneAt, activeCtas and ctasResetAt replace the stored lists when present ' +
-      '(newest 1000 kept). Snapshots of unknown CTAs or tags are ignored. `data: true` when stored, ' +
+      `(newest ${MAX_STORED_LIST_ENTRIES} kept). Snapshots of unknown CTAs or tags are ignored. \`data: true\` when stored, ` +
       '`data: false` when api_version is absent or below 1 (nothing stored).',
   })
   @ApiSdkHeaders()

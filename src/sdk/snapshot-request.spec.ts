@@ -1,7 +1,7 @@
 import { DomainError } from '../common/domain-error';
 import {
   MAX_CTA_SNAPSHOTS,
-  MAX_LIST_ENTRIES,
+  MAX_SNAPSHOT_LIST_ENTRIES,
   MAX_STATE_MACHINES_PER_SNAPSHOT,
   MAX_TAG_SNAPSHOTS,
   parseSnapshotRequest,
@@ -100,10 +100,10 @@ describe('parseSnapshotRequest', () => {
     const request = parseSnapshotRequest({
       ctas: [
         ...Array.from({ length: MAX_CTA_SNAPSHOTS - 1 }, () => snapshot()),
-        snapshot({ activeStateMachines: machines(MAX_STATE_MACHINES_PER_SNAPSHOT), resetAt: Array(MAX_LIST_ENTRIES).fill(1) }),
+        snapshot({ activeStateMachines: machines(MAX_STATE_MACHINES_PER_SNAPSHOT), resetAt: Array(MAX_SNAPSHOT_LIST_ENTRIES).fill(1) }),
       ],
       behaviourTags: Array.from({ length: MAX_TAG_SNAPSHOTS }, () =>
-        tag({ ctaRelation: { activeCtas: Array(MAX_LIST_ENTRIES).fill('1') } }),
+        tag({ ctaRelation: { activeCtas: Array(MAX_SNAPSHOT_LIST_ENTRIES).fill('1') } }),
       ),
     });
     expect(request.ctas).toHaveLength(MAX_CTA_SNAPSHOTS);

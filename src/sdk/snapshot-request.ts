@@ -1,4 +1,5 @@
 import { invalidRequest } from '../common/domain-error';
+import { reportedCtaId } from '../ctas/cta-id';
 
 /**
  * The body of the SDK launch and delta calls (seed "Client snapshots"), validated
@@ -55,8 +56,8 @@ const INVALID = 'invalid request';
 export const MAX_CTA_SNAPSHOTS = 1000;
 export const MAX_TAG_SNAPSHOTS = 1000;
 export const MAX_STATE_MACHINES_PER_SNAPSHOT = 1000;
-/** resetAt, actionDoneAt, ctasResetAt and activeCtas: the merge keeps the newest 1000 of them anyway. */
-export const MAX_LIST_ENTRIES = 10_000;
+/** Entries of one resetAt, actionDoneAt, ctasResetAt or activeCtas list; the merge keeps the newest MAX_STORED_LIST_ENTRIES of them anyway. */
+export const MAX_SNAPSHOT_LIST_ENTRIES = 10_000;
 
 type Json = Record<string, unknown>;
 
@@ -91,18 +92,8 @@ function string(value: unknown): string {
   return typeof value === 'string' ? value : fail();
 }
 
-const DECIMAL_ID = /^\d{1,19}$/;
-
 /** A CTA id as sent (`"12"` or `12`) → `"12"`. */
-export function canonicalCtaId(value: unknown): string {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
-    return String(value);
-  }
-  if (typeof value === 'string' && DECIMAL_ID.test(value)) {
-    return BigInt(value).toString();
-  }
-  return fail();
-}
+const snapshotCtaId = (value: unknown): string => reportedCtaId(value) ?? fail();
 
 /** `undefined` for an absent or null optional field, else the field checked by `read`. */
 function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined {
@@ -112,7 +103,7 @@ function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined
 const longs =
   (what: string) =>
   (value: unknown): number[] =>
-    capped(value, MAX_LIST_ENTRIES, what).map(long);
+    capped(value, MAX_SNAPSHOT_LIST_ENTRIES, what).map(long);
 
 function stateMachine(value: unknown): IncomingStateMachine {
   const { reset, ...fields } = object(value);
@@ -139,7 +130,7 @@ function ctaSnapshot(value: unknown, index: number): CtaSnapshot {
     machines.set(key, stateMachine(machine));
   }
   return {
-    ctaId: canonicalCtaId(snapshot.ctaId),
+    ctaId: snapshotCtaId(snapshot.ctaId),
     activeStateMachines: machines,
     resetAt: optional(snapshot.resetAt, longs(`ctas[${index}].resetAt`)),
     actionDoneAt: optional(snapshot.actionDoneAt, longs(`ctas[${index}].actionDoneAt`)),
@@ -148,7 +139,7 @@ function ctaSnapshot(value: unknown, index: number): CtaSnapshot {
 
 function ctaResetAt(value: unknown): CtaResetAt {
   const entry = object(value);
-  return { ctaId: canonicalCtaId(entry.ctaId), resetAt: long(entry.resetAt) };
+  return { ctaId: snapshotCtaId(entry.ctaId), resetAt: long(entry.resetAt) };
 }
 
 function tagSnapshot(value: unknown, index: number): BehaviourTagSnapshot {
@@ -159,10 +150,10 @@ function tagSnapshot(value: unknown, index: number): BehaviourTagSnapshot {
   return {
     behaviourTagName: string(snapshot.behaviourTagName),
     ctasResetAt: optional(exposureRule?.ctasResetAt, (list) =>
-      capped(list, MAX_LIST_ENTRIES, `${path}.exposureRule.ctasResetAt`).map(ctaResetAt),
+      capped(list, MAX_SNAPSHOT_LIST_ENTRIES, `${path}.exposureRule.ctasResetAt`).map(ctaResetAt),
     ),
     activeCtas: optional(ctaRelation?.activeCtas, (list) =>
-      capped(list, MAX_LIST_ENTRIES, `${path}.ctaRelation.activeCtas`).map(canonicalCtaId),
+      capped(list, MAX_SNAPSHOT_LIST_ENTRIES, `${path}.ctaRelation.activeCtas`).map(snapshotCtaId),
     ),
   };
 }

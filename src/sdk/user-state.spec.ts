@@ -4,7 +4,7 @@ import {
   boundUserState,
   dropsOnCatalogueWord,
   emptyUserState,
-  MAX_LIST_ENTRIES,
+  MAX_STORED_LIST_ENTRIES,
   mergeSnapshots,
   parseUserState,
   pruneUserState,
@@ -85,7 +85,7 @@ describe('mergeSnapshots', () => {
   });
 
   it('keeps the newest 1000 entries of each list', () => {
-    const many = Array.from({ length: MAX_LIST_ENTRIES + 5 }, (_, index) => MAX_LIST_ENTRIES + 5 - index);
+    const many = Array.from({ length: MAX_STORED_LIST_ENTRIES + 5 }, (_, index) => MAX_STORED_LIST_ENTRIES + 5 - index);
     const state = emptyUserState();
     mergeSnapshots(
       state,
@@ -103,22 +103,22 @@ describe('mergeSnapshots', () => {
       NOW,
     );
     const cta = state.ctas.get('12')!;
-    expect(cta.resetAt).toHaveLength(MAX_LIST_ENTRIES);
+    expect(cta.resetAt).toHaveLength(MAX_STORED_LIST_ENTRIES);
     expect(Math.min(...cta.resetAt)).toBe(6);
-    expect(cta.resetAt[0]).toBe(MAX_LIST_ENTRIES + 5);
+    expect(cta.resetAt[0]).toBe(MAX_STORED_LIST_ENTRIES + 5);
     expect(Math.min(...cta.actionDoneAt)).toBe(6);
     const tag = state.tags.get('tag')!;
-    expect(tag.ctasResetAt).toHaveLength(MAX_LIST_ENTRIES);
+    expect(tag.ctasResetAt).toHaveLength(MAX_STORED_LIST_ENTRIES);
     expect(Math.min(...tag.ctasResetAt.map((entry) => entry.resetAt))).toBe(6);
-    expect(tag.activeCtas).toHaveLength(MAX_LIST_ENTRIES);
-    expect(tag.activeCtas[MAX_LIST_ENTRIES - 1]).toBe('1');
+    expect(tag.activeCtas).toHaveLength(MAX_STORED_LIST_ENTRIES);
+    expect(tag.activeCtas[MAX_STORED_LIST_ENTRIES - 1]).toBe('1');
   });
 
   it('keeps ties at the cut of ctasResetAt to exactly 1000 entries', () => {
     const state = emptyUserState();
-    const ctasResetAt = Array.from({ length: MAX_LIST_ENTRIES + 10 }, (_, index) => ({ ctaId: String(index), resetAt: 5 }));
+    const ctasResetAt = Array.from({ length: MAX_STORED_LIST_ENTRIES + 10 }, (_, index) => ({ ctaId: String(index), resetAt: 5 }));
     mergeSnapshots(state, request({ behaviourTags: [{ behaviourTagName: 'tag', exposureRule: { ctasResetAt } }] }), catalogue, NOW);
-    expect(state.tags.get('tag')!.ctasResetAt).toHaveLength(MAX_LIST_ENTRIES);
+    expect(state.tags.get('tag')!.ctasResetAt).toHaveLength(MAX_STORED_LIST_ENTRIES);
   });
 
   it('ignores snapshots of CTAs without kept state and of unknown tags', () => {

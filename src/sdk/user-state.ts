@@ -8,8 +8,8 @@ import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-reque
  * names) live in Maps, never as plain-object keys, so `__proto__` is just a name.
  */
 
-/** Lists are capped at the newest entries (DESIGN §11). */
-export const MAX_LIST_ENTRIES = 1000;
+/** A user's state keeps the newest this many entries of each list (DESIGN §11). */
+export const MAX_STORED_LIST_ENTRIES = 1000;
 
 export interface CtaState {
   activeStateMachines: Map<string, StateMachine>;
@@ -75,7 +75,7 @@ export function serializeUserState(state: UserState): string {
 }
 
 /** The newest `limit` entries of a list, in the order sent; `newness` ranks entries (default: position). */
-function newest<T>(list: T[], newness?: (entry: T) => number, limit = MAX_LIST_ENTRIES): T[] {
+function newest<T>(list: T[], newness?: (entry: T) => number, limit = MAX_STORED_LIST_ENTRIES): T[] {
   if (list.length <= limit) {
     return list;
   }

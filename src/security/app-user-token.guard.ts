@@ -8,7 +8,8 @@ import { errorExamples, SERVICE_UNAVAILABLE_EXAMPLE, UNAUTHORIZED_EXAMPLE } from
 import { ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { SDK_KEY_SCHEME } from '../common/api-docs';
-import { canonicalLong, parseSdkUserId } from '../common/request-headers';
+import { parseSdkUserId } from '../common/request-headers';
+import { userIdValue } from '../common/user-id';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
 import type { AppUserTokenVerifier } from './app-user-tokens';
 import { JoseAppUserTokenVerifier, KEY_SET_UNAVAILABLE_MESSAGE, TOKEN_EXPIRED_MESSAGE } from './jose-app-user-token-verifier';
@@ -29,15 +30,6 @@ export const APP_USER_TOKEN_SCHEME = 'appUserToken';
 const BEARER = /^Bearer +(\S+)$/i;
 const TOKEN_REQUIRED_MESSAGE = "the app user's token is required in Authorization: Bearer <token>";
 const ANOTHER_USERS_TOKEN_MESSAGE = "the app-user token is another user's: its user is not the auth-userid";
-
-/** A signed 64-bit user id from a token, canonical as `auth-userid` is; null when it is none. */
-function canonicalUserId(userId: string | number | bigint): string | null {
-  if (typeof userId === 'number') {
-    // JSON numbers beyond 2^53 arrive rounded: such an id cannot be compared exactly.
-    return Number.isSafeInteger(userId) ? String(userId) : null;
-  }
-  return canonicalLong(String(userId));
-}
 
 /**
  * DESIGN §15 "App users (SDK)": when a verifier is configured, the request's
@@ -66,7 +58,7 @@ export class AppUserTokenGuard implements CanActivate {
       throw new DomainError(ErrorCode.UNAUTHORIZED, 'the app-user token is not valid');
     }
     const userId = parseSdkUserId(headers);
-    if (canonicalUserId(tokenUserId) !== userId) {
+    if (userIdValue(tokenUserId) !== userId) {
       throw new DomainError(ErrorCode.FORBIDDEN, ANOTHER_USERS_TOKEN_MESSAGE);
     }
     return true;

@@ -1,24 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { WINDOW_UNITS } from '../../ctas/cta.types';
 import type { WindowUnit } from '../../ctas/cta.types';
 import { CTA_RELATION_RULES } from '../behaviour-tag.types';
 import type { CtaRelationRule } from '../behaviour-tag.types';
 import { IsCtaIdList } from '../../ctas/cta-id';
+import { ExposureLimitProperty } from '../../ctas/exposure-limits';
 
 /**
  * Bodies of `POST /behaviour-tags` and `PUT /behaviour-tags/{name}` (seed
@@ -30,32 +18,20 @@ import { IsCtaIdList } from '../../ctas/cta-id';
 
 /** A generous bound: a tag links a handful of CTAs; this only keeps one request's work bounded. */
 export const MAX_TAG_CTA_IDS = 1000;
-/** Limits and window lengths are Java ints on the devices. */
-const MAX_INT32 = 2_147_483_647;
-
 export class TagLimitDto {
-  @ApiProperty({ example: 1, minimum: 0, maximum: MAX_INT32 })
-  @Max(MAX_INT32)
-  @Min(0)
-  @IsInt()
+  @ExposureLimitProperty(1)
   limit: number;
 }
 
 export class TagWindowDto {
-  @ApiProperty({ example: 2, minimum: 0, maximum: MAX_INT32 })
-  @Max(MAX_INT32)
-  @Min(0)
-  @IsInt()
+  @ExposureLimitProperty(2)
   limit: number;
 
   @ApiProperty({ enum: WINDOW_UNITS, example: 'days' })
   @IsIn(WINDOW_UNITS)
   unit: WindowUnit;
 
-  @ApiProperty({ example: 1, minimum: 0, maximum: MAX_INT32, description: 'window length in `unit`s' })
-  @Max(MAX_INT32)
-  @Min(0)
-  @IsInt()
+  @ExposureLimitProperty(1, 'window length in `unit`s')
   value: number;
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_CTA_SNAPSHOTS, MAX_LIST_ENTRIES, MAX_STATE_MACHINES_PER_SNAPSHOT, MAX_TAG_SNAPSHOTS } from '../snapshot-request';
+import { MAX_CTA_SNAPSHOTS, MAX_SNAPSHOT_LIST_ENTRIES, MAX_STATE_MACHINES_PER_SNAPSHOT, MAX_TAG_SNAPSHOTS } from '../snapshot-request';
 
 /**
  * Swagger descriptions of the SDK body (seed "Client snapshots"). The body is
@@ -36,7 +36,7 @@ export class StateMachineSnapshotDto {
 
   @ApiPropertyOptional({
     type: [Number],
-    maxItems: MAX_LIST_ENTRIES,
+    maxItems: MAX_SNAPSHOT_LIST_ENTRIES,
     example: [1795371000000],
     description: 'replaces the stored list when present',
   })
@@ -44,7 +44,7 @@ export class StateMachineSnapshotDto {
 
   @ApiPropertyOptional({
     type: [Number],
-    maxItems: MAX_LIST_ENTRIES,
+    maxItems: MAX_SNAPSHOT_LIST_ENTRIES,
     example: [1795372967296],
     description: 'replaces the stored list when present',
   })
