@@ -64,7 +64,7 @@ export class CatalogueRevisionService {
 
   /** The tenant's current revision; 0 before its first write. */
   async current(tenantId: string): Promise<number> {
-    const row = await this.dataSource.getRepository(CatalogueRevisionEntity).findOneBy({ tenantId });
+    const row = await this.dataSource.manager.findOneBy(CatalogueRevisionEntity, { tenantId });
     return row?.revision ?? 0;
   }
 
