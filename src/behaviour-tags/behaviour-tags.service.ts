@@ -6,7 +6,7 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { CtaEntity } from '../ctas/cta.entity';
+import { lockCtaStates } from '../ctas/cta-rows';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
@@ -186,16 +186,7 @@ export class BehaviourTagsService {
 
   /** The tenant's CTAs among `ids`, locked for the rest of the transaction. */
   private async lockCtas(manager: EntityManager, tenantId: string, ids: string[]): Promise<Map<string, LinkedCtaState>> {
-    if (ids.length === 0) {
-      return new Map();
-    }
-    const rows = await forUpdate(
-      manager
-        .createQueryBuilder(CtaEntity, 'cta')
-        .select(['cta.id', 'cta.status', 'cta.isTest'])
-        .where('cta.tenantId = :tenantId AND cta.id IN (:...ids)', { tenantId, ids: ids.map(Number) })
-        .orderBy('cta.id', 'ASC'),
-    ).getMany();
+    const rows = await lockCtaStates(manager, tenantId, ids.map(Number));
     return new Map(rows.map((cta) => [String(cta.id), { id: String(cta.id), status: cta.status, isTest: cta.isTest }]));
   }
 

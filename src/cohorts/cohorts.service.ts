@@ -6,7 +6,8 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { CtaEntity } from '../ctas/cta.entity';
+import { whereCtaStatusIn } from '../ctas/cta-rows';
+import type { CtaStatus } from '../ctas/cta.types';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { CohortMembersService } from './cohort-members.service';
@@ -20,7 +21,7 @@ import type { CreateCohortDto, UpdateCohortDto } from './dto/cohort-body.dto';
 export const cohortNotFound = (name: string): DomainError => new DomainError(ErrorCode.COHORT_NOT_FOUND, `cohort '${name}' does not exist`);
 
 /** The statuses in which a CTA's cohorts must stay (DESIGN §12): devices run it, or will again. */
-const RUNNING_STATUSES = ['live', 'scheduled', 'paused'];
+const RUNNING_STATUSES: CtaStatus[] = ['live', 'scheduled', 'paused'];
 const MAX_DESCRIPTION_LENGTH = 10_000;
 
 /**
@@ -118,12 +119,14 @@ export class CohortsService {
     const cohortId = await this.catalogue.write(tenantId, async (manager) => {
       const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
       if (!cohort) throw cohortNotFound(name);
-      const running = await manager
-        .createQueryBuilder(CtaCohortEntity, 'link')
-        .innerJoin(CtaEntity, 'cta', 'cta.id = link.ctaId AND cta.tenantId = link.tenantId')
-        .select('link.ctaId', 'id')
-        .where('link.tenantId = :tenantId AND link.cohortName = :name', { tenantId, name })
-        .andWhere('cta.status IN (:...statuses)', { statuses: RUNNING_STATUSES })
+      const running = await whereCtaStatusIn(
+        manager
+          .createQueryBuilder(CtaCohortEntity, 'link')
+          .select('link.ctaId', 'id')
+          .where('link.tenantId = :tenantId AND link.cohortName = :name', { tenantId, name }),
+        'link',
+        RUNNING_STATUSES,
+      )
         .orderBy('link.ctaId')
         .getRawMany<{ id: number | string }>();
       if (running.length > 0) {
