@@ -1,9 +1,7 @@
-import type { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
-import type { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
+import type { BehaviourTagLinkRow, CatalogueTagRow } from '../behaviour-tags/behaviour-tag.reader';
 import { CohortEligibility, isCohortEligible } from '../cohorts/cohort-provider';
 import { CohortDefinitionRow, CohortTargeting } from '../cohorts/cohort-targeting';
-import type { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
-import type { CtaEntity } from '../ctas/cta.entity';
+import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogue.reader';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
 import { StateCatalogue, stateMachinesJson, UserState } from './user-state';
 
@@ -16,9 +14,6 @@ import { StateCatalogue, stateMachinesJson, UserState } from './user-state';
 
 /** The statuses whose CTAs the catalogue holds: servable (live, scheduled) or keeping their users' state (paused). */
 export const CATALOGUE_STATUSES: CtaStatus[] = ['live', 'scheduled', 'paused'];
-
-export type CatalogueCtaRow = Pick<CtaEntity, 'id' | 'status' | 'startTime' | 'endTime' | 'rule' | 'isTest' | 'expiresAt'>;
-export type CatalogueTagRow = Pick<BehaviourTagEntity, 'name' | 'exposureRule' | 'ctaRelation'>;
 
 interface ServableCta {
   id: number;
@@ -133,8 +128,8 @@ export class TenantCatalogue implements StateCatalogue {
 
   constructor(
     ctas: CatalogueCtaRow[],
-    testUsers: Pick<CtaTestUserEntity, 'userId' | 'ctaId'>[],
-    links: Pick<BehaviourTagCtaEntity, 'ctaId' | 'tagName'>[],
+    testUsers: CatalogueTestUserRow[],
+    links: BehaviourTagLinkRow[],
     tags: CatalogueTagRow[],
     cohorts: CohortDefinitionRow[] = [],
   ) {
