@@ -9,6 +9,7 @@ import { PeriodicJobsService, runInBatches } from '../common/periodic-jobs.servi
 import { parseCtaId, unknownCta } from '../ctas/cta-id';
 import type { CtaRecord } from '../ctas/cta-record';
 import { CtaRecords } from '../ctas/cta-records.service';
+// eslint-disable-next-line no-restricted-imports -- the one shared table: ctas owns the rows, this feature their `status` column (DESIGN §6).
 import { CtaEntity } from '../ctas/cta.entity';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { isStatusAction, STATUS_ACTIONS, StatusAction, TIMED_TRANSITIONS, TimedTransition, TRANSITIONS } from './cta-transitions';
