@@ -17,6 +17,32 @@ export default tseslint.config(
     },
   },
   {
+    // Module boundaries: a feature's tables are read and written in its own folder; other features go
+    // through what its module exports (a reader, or a function on the caller's transaction).
+    files: ['src/*/**/*.ts'],
+    ignores: ['src/database/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*/*.entity', '../../*/*.entity'], message: "Another feature's table: use what its module exports." }] },
+      ],
+    },
+  },
+  {
+    // Persistence knows no feature: the schema is listed in src/orchestration-schema.ts.
+    files: ['src/database/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../*/**', '!../common/**', '../../*/**', '!../../common/**'], message: 'database/ imports no feature folder.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON response bodies.
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { AppConfig } from './config/app-config';
 import { CtaOrchestrationModule } from './cta-orchestration.module';
-import { dataSourceOptions } from './database/database-options';
+import { dataSourceOptions } from './orchestration-schema';
 import { OperationsModule } from './operations/operations.module';
 import { AdminKeyGuard, ApiKeyGuard } from './security/api-key.guard';
 import { APP_LOGGER, createAppLogger } from './common/app-logger';

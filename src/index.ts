@@ -28,7 +28,7 @@ export type { CohortRecord } from './cohorts/cohort-record';
 export type { CohortCondition, CohortKind, CohortRule } from './cohorts/cohort-rule';
 
 // Schema: register the entities on the host's connection, run the migrations with the host's own.
-export { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './database/orchestration-schema';
+export { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './orchestration-schema';
 export { ORCHESTRATION_MYSQL_OPTIONS } from './database/database-options';
 export { BehaviourTagCtaEntity } from './behaviour-tags/behaviour-tag-cta.entity';
 export { BehaviourTagEntity } from './behaviour-tags/behaviour-tag.entity';

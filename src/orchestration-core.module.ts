@@ -5,7 +5,7 @@ import { AuditLog } from './audit/audit-log.service';
 import { Clock } from './common/clock';
 import { PeriodicJobsService } from './common/periodic-jobs.service';
 import { orchestrationDataSourceProvider, ORCHESTRATION_DATA_SOURCE } from './database/orchestration-data-source';
-import { ORCHESTRATION_ENTITIES } from './database/orchestration-schema';
+import { ORCHESTRATION_ENTITIES } from './orchestration-schema';
 import { TransactionRunner } from './database/transaction-runner';
 import { MetricsService } from './metrics/metrics.service';
 import { ORCHESTRATION_SETTINGS } from './orchestration-options';

@@ -1,5 +1,5 @@
 import { ColumnType, DataSource, DataSourceOptions } from 'typeorm';
-import { dataSourceOptions } from '../src/database/database-options';
+import { dataSourceOptions } from '../src/orchestration-schema';
 import { MigrationColumns } from '../src/database/migration-columns';
 import { createDatabase, eachDatabase } from './harness';
 

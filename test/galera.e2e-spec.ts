@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { causalReadPrefix } from '../src/database/causal-reads';
-import { dataSourceOptions } from '../src/database/database-options';
+import { dataSourceOptions } from '../src/orchestration-schema';
 import { TransactionRunner } from '../src/database/transaction-runner';
 import { createUserStateStore } from '../src/sdk/user-state.store';
 import { TEST_DATABASES } from './harness';

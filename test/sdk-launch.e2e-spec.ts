@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { MAX_READ_BATCH, UserStateStore } from '../src/sdk/user-state.store';
+import { MAX_READ_BATCH } from '../src/common/read-batcher';
+import { UserStateStore } from '../src/sdk/user-state.store';
 import { eachDatabase, errorBody, TestApp } from './harness';
 import { AdminCatalogue, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 

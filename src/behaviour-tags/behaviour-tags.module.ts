@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '../catalogue/catalogue.module';
-import { orchestrationRepositories } from '../database/orchestration-data-source';
-import { BehaviourTagCtaEntity } from './behaviour-tag-cta.entity';
-import { BehaviourTagEntity } from './behaviour-tag.entity';
+import { BehaviourTagReader } from './behaviour-tag.reader';
 import { BehaviourTagsService } from './behaviour-tags.service';
 
-/** Behaviour tags; `BehaviourTagsController` is mounted under the admin prefix. */
+/**
+ * Behaviour tags and their links to CTAs (`behaviour_tags`, `behaviour_tag_ctas`);
+ * `BehaviourTagsController` is mounted under the admin prefix. Others read them through `BehaviourTagReader`.
+ */
 @Module({
   imports: [CatalogueModule],
-  providers: [...orchestrationRepositories(BehaviourTagEntity, BehaviourTagCtaEntity), BehaviourTagsService],
-  exports: [BehaviourTagsService],
+  providers: [BehaviourTagsService, BehaviourTagReader],
+  exports: [BehaviourTagsService, BehaviourTagReader],
 })
 export class BehaviourTagsModule {}

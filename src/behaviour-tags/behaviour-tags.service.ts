@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { AuditLog } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { CtaEntity } from '../ctas/cta.entity';
+import { lockCtaStates } from '../ctas/cta-rows';
 import { isDuplicateKeyError } from '../database/duplicate-key';
+import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
 import { BehaviourTagCtaEntity } from './behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from './behaviour-tag.entity';
@@ -62,8 +62,7 @@ const toTagRecord = (tag: BehaviourTagEntity, linkedCtas: string[]): BehaviourTa
 @Injectable()
 export class BehaviourTagsService {
   constructor(
-    @InjectRepository(BehaviourTagEntity) private readonly tags: Repository<BehaviourTagEntity>,
-    @InjectRepository(BehaviourTagCtaEntity) private readonly links: Repository<BehaviourTagCtaEntity>,
+    @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
     private readonly catalogue: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
@@ -154,8 +153,8 @@ export class BehaviourTagsService {
   /** Every tag of the tenant, by name, with its linked CTA ids ascending. */
   async list(tenantId: string): Promise<BehaviourTagRecordDto[]> {
     const [tags, links] = await Promise.all([
-      this.tags.find({ where: { tenantId }, order: { name: 'ASC' } }),
-      this.links.find({ where: { tenantId }, order: { ctaId: 'ASC' } }),
+      this.dataSource.manager.find(BehaviourTagEntity, { where: { tenantId }, order: { name: 'ASC' } }),
+      this.dataSource.manager.find(BehaviourTagCtaEntity, { where: { tenantId }, order: { ctaId: 'ASC' } }),
     ]);
     const linkedByTag = new Map<string, string[]>();
     for (const link of links) {
@@ -187,16 +186,7 @@ export class BehaviourTagsService {
 
   /** The tenant's CTAs among `ids`, locked for the rest of the transaction. */
   private async lockCtas(manager: EntityManager, tenantId: string, ids: string[]): Promise<Map<string, LinkedCtaState>> {
-    if (ids.length === 0) {
-      return new Map();
-    }
-    const rows = await forUpdate(
-      manager
-        .createQueryBuilder(CtaEntity, 'cta')
-        .select(['cta.id', 'cta.status', 'cta.isTest'])
-        .where('cta.tenantId = :tenantId AND cta.id IN (:...ids)', { tenantId, ids: ids.map(Number) })
-        .orderBy('cta.id', 'ASC'),
-    ).getMany();
+    const rows = await lockCtaStates(manager, tenantId, ids.map(Number));
     return new Map(rows.map((cta) => [String(cta.id), { id: String(cta.id), status: cta.status, isTest: cta.isTest }]));
   }
 
@@ -235,7 +225,7 @@ export class BehaviourTagsService {
       if (!(error instanceof LinkRaceLost)) {
         throw error;
       }
-      assertNotLinkedElsewhere(error.ctaIds, await this.linkOwners(this.links.manager, tenantId, tagName, error.ctaIds));
+      assertNotLinkedElsewhere(error.ctaIds, await this.linkOwners(this.dataSource.manager, tenantId, tagName, error.ctaIds));
       throw new DomainError(
         ErrorCode.CAMPAIGN_INVALID,
         `linkedCtas: ${describeCtas(error.ctaIds)} changed tags while this request ran; retry`,

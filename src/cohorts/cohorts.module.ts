@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
+import { CohortDefinitionReader } from './cohort-definition.reader';
 import { COHORT_DIRECTORY, TenantCohortDirectory } from './cohort-directory';
 import { CohortMembersService } from './cohort-members.service';
 import { CohortMembershipStore } from './cohort-membership.store';
@@ -9,9 +10,11 @@ import { CohortsService } from './cohorts.service';
 import { UserCohortsService } from './user-cohorts.service';
 
 /**
- * Cohorts (DESIGN §12): the admin services (`CohortsController` is mounted under the admin
- * prefix), the launch's cohort step, the `CohortProvider` port bound to the module option,
- * and the `CohortDirectory` (the tenant's cohort names, for the validate endpoint's warnings).
+ * Cohorts (DESIGN §12; tables `cohorts`, `cohort_members`, `cta_cohorts`): the admin services
+ * (`CohortsController` is mounted under the admin prefix), the launch's cohort step, the
+ * `CohortProvider` port bound to the module option,
+ * the `CohortDirectory` (the tenant's cohort names, for the validate endpoint's warnings) and the
+ * `CohortDefinitionReader` (the definitions of the SDK catalogue).
  */
 @Module({
   imports: [CatalogueModule],
@@ -26,7 +29,8 @@ import { UserCohortsService } from './user-cohorts.service';
     CohortMembersService,
     CohortMembershipStore,
     UserCohortsService,
+    CohortDefinitionReader,
   ],
-  exports: [COHORT_PROVIDER, COHORT_DIRECTORY, CohortsService, CohortMembersService, UserCohortsService],
+  exports: [COHORT_PROVIDER, COHORT_DIRECTORY, CohortsService, CohortMembersService, UserCohortsService, CohortDefinitionReader],
 })
 export class CohortsModule {}

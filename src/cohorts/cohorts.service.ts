@@ -7,7 +7,7 @@ import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
-import { CtaEntity } from '../ctas/cta.entity';
+import { whereCtaStatusIn } from '../ctas/cta-rows';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { CohortMembersService } from './cohort-members.service';
@@ -117,12 +117,14 @@ export class CohortsService {
     const cohortId = await this.catalogue.write(tenantId, async (manager) => {
       const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
       if (!cohort) throw cohortNotFound(name);
-      const running = await manager
-        .createQueryBuilder(CtaCohortEntity, 'link')
-        .innerJoin(CtaEntity, 'cta', 'cta.id = link.ctaId AND cta.tenantId = link.tenantId')
-        .select('link.ctaId', 'id')
-        .where('link.tenantId = :tenantId AND link.cohortName = :name', { tenantId, name })
-        .andWhere('cta.status IN (:...statuses)', { statuses: IN_PLAY_STATUSES })
+      const running = await whereCtaStatusIn(
+        manager
+          .createQueryBuilder(CtaCohortEntity, 'link')
+          .select('link.ctaId', 'id')
+          .where('link.tenantId = :tenantId AND link.cohortName = :name', { tenantId, name }),
+        'link',
+        IN_PLAY_STATUSES,
+      )
         .orderBy('link.ctaId')
         .getRawMany<{ id: number | string }>();
       if (running.length > 0) {

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '../catalogue/catalogue.module';
+import { CtasModule } from '../ctas/ctas.module';
 import { CtaStatusService } from './cta-status.service';
 
 /** The CTA status lifecycle; `CtaStatusController` is mounted under the admin prefix. */
 @Module({
-  imports: [CatalogueModule],
+  imports: [CatalogueModule, CtasModule],
   providers: [CtaStatusService],
   exports: [CtaStatusService],
 })

@@ -1,21 +1,18 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuditLog } from '../audit/audit-log.service';
 import { ChangeOrigin, SCHEDULER_ORIGIN } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock, describeInstant } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
-import { recordCtaChanges } from '../ctas/cta-audit';
 import { parseCtaId, unknownCta } from '../ctas/cta-id';
-import { loadCtaRecord, loadCtaRecordsById } from '../ctas/cta-links';
 import type { CtaRecord } from '../ctas/cta-record';
+import { CtaRecords } from '../ctas/cta-records.service';
+// eslint-disable-next-line no-restricted-imports -- the one shared table: ctas owns the rows, this feature their `status` column (DESIGN §6).
 import { CtaEntity } from '../ctas/cta.entity';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { isStatusAction, STATUS_ACTIONS, StatusAction, TIMED_TRANSITIONS, TimedTransition, TRANSITIONS } from './cta-transitions';
-
-const COLUMN_OF = { startTime: 'start_time', endTime: 'end_time' } as const;
 
 const isDue = (cta: CtaRecord, timed: TimedTransition, now: number): boolean =>
   timed.from.includes(cta.ctaStatus) && cta[timed.dueAt] !== null && (cta[timed.dueAt] as number) <= now;
@@ -34,7 +31,7 @@ export class CtaStatusService implements OnModuleInit {
     private readonly catalogue: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly periodicJobs: PeriodicJobsService,
-    private readonly audit: AuditLog,
+    private readonly records: CtaRecords,
   ) {}
 
   onModuleInit(): void {
@@ -49,26 +46,26 @@ export class CtaStatusService implements OnModuleInit {
     const transition = TRANSITIONS[action];
     const now = this.clock.now();
     await this.catalogue.write(tenantId, async (manager) => {
-      // Locked first, so the audit's `before` is the row the conditional update changes.
-      const before = await loadCtaRecord(manager, tenantId, id, { locked: true });
+      // Locked first, so the audit's `before` and a refusal's reason are the row the conditional update saw.
+      const before = await this.records.load(manager, tenantId, id, { locked: true });
       const update = manager
         .createQueryBuilder()
         .update(CtaEntity)
         .set({ status: transition.to, ...(transition.stamps ? { [transition.stamps]: now } : {}) })
-        .where('tenant_id = :tenantId AND id = :id AND is_test = :isTest AND status IN (:...from)', {
+        .where('tenantId = :tenantId AND id = :id AND isTest = :isTest AND status IN (:...from)', {
           tenantId,
           id,
           isTest: false,
           from: transition.from,
         });
       if (transition.needsFutureStart) {
-        update.andWhere('start_time IS NOT NULL AND start_time >= :now', { now });
+        update.andWhere('startTime IS NOT NULL AND startTime >= :now', { now });
       }
       const { affected } = await update.execute();
       if (!affected) {
-        throw await this.refusal(manager, tenantId, id, action, now);
+        throw refusal(id, before, action, now);
       }
-      await recordCtaChanges(this.audit, manager, origin, action, [{ id, tenantId, before }]);
+      await this.records.recordChanges(manager, origin, action, [{ id, tenantId, before }]);
     });
   }
 
@@ -94,7 +91,7 @@ export class CtaStatusService implements OnModuleInit {
             due.map((cta) => cta.tenantId),
             async (manager) => {
               // The batch again, under its rows' locks: the CTAs still due move, each with its entry as the scheduler's.
-              const locked = await loadCtaRecordsById(
+              const locked = await this.records.loadById(
                 manager,
                 due.map((cta) => Number(cta.id)),
                 { locked: true },
@@ -107,15 +104,14 @@ export class CtaStatusService implements OnModuleInit {
                 .createQueryBuilder()
                 .update(CtaEntity)
                 .set({ status: timed.to })
-                .where('id IN (:...ids) AND is_test = :isTest AND status IN (:...from)', {
+                .where('id IN (:...ids) AND isTest = :isTest AND status IN (:...from)', {
                   ids: moving.map((cta) => cta.id),
                   isTest: false,
                   from: timed.from,
                 })
-                .andWhere(`${COLUMN_OF[timed.dueAt]} <= :now`, { now })
+                .andWhere(`${timed.dueAt} <= :now`, { now })
                 .execute();
-              await recordCtaChanges(
-                this.audit,
+              await this.records.recordChanges(
                 manager,
                 SCHEDULER_ORIGIN,
                 timed.action,
@@ -134,25 +130,28 @@ export class CtaStatusService implements OnModuleInit {
       .where('cta.isTest = :isTest AND cta.status IN (:...from)', { isTest: false, from: timed.from })
       .andWhere(`cta.${timed.dueAt} IS NOT NULL AND cta.${timed.dueAt} <= :now`, { now });
   }
+}
 
-  /** Why the conditional update matched nothing: no such CTA, a disallowed source status, or a past start. */
-  private async refusal(manager: EntityManager, tenantId: string, id: number, action: StatusAction, now: number): Promise<DomainError> {
-    const cta = await manager.findOne(CtaEntity, {
-      select: { id: true, status: true, startTime: true },
-      where: { tenantId, id, isTest: false },
-    });
-    if (!cta) {
-      return unknownCta(id);
-    }
-    const transition = TRANSITIONS[action];
-    if (transition.from.includes(cta.status)) {
-      return new DomainError(
-        ErrorCode.CTA_STATUS_UPDATE_INVALID,
-        cta.startTime === null
-          ? `cannot schedule CTA ${id}: it has no startTime`
-          : `cannot schedule CTA ${id}: its startTime ${describeInstant(cta.startTime)} is in the past (now ${describeInstant(now)})`,
-      );
-    }
-    return new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, `cannot move CTA ${id} from ${cta.status} to ${transition.to}`);
+/**
+ * Why the conditional update matched nothing, from the row as locked before it: no such CTA,
+ * a disallowed source status, or (for `/schedule`) no start time or one in the past.
+ */
+function refusal(id: number, cta: CtaRecord | null, action: StatusAction, now: number): Error {
+  if (!cta) {
+    return unknownCta(id);
   }
+  const transition = TRANSITIONS[action];
+  if (!transition.from.includes(cta.ctaStatus)) {
+    return new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, `cannot move CTA ${id} from ${cta.ctaStatus} to ${transition.to}`);
+  }
+  if (transition.needsFutureStart) {
+    return new DomainError(
+      ErrorCode.CTA_STATUS_UPDATE_INVALID,
+      cta.startTime === null
+        ? `cannot ${action} CTA ${id}: it has no startTime`
+        : `cannot ${action} CTA ${id}: its startTime ${describeInstant(cta.startTime)} is in the past (now ${describeInstant(now)})`,
+    );
+  }
+  // The locked row allowed the move, so the update cannot have missed it: a bug, not a refusal.
+  return new Error(`CTA ${id}: the ${action} update matched no row its lock allowed`);
 }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
-import { loadCtaLinks } from './cta-links';
 import { CtaRecord, toCtaRecord } from './cta-record';
+import { CtaRecords } from './cta-records.service';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaEntity } from './cta.entity';
 import { CTA_STATUSES, CtaStatus } from './cta.types';
@@ -52,7 +53,11 @@ const given = (value: string | undefined): string | null => (value === undefined
  */
 @Injectable()
 export class CtaListingService {
-  constructor(@InjectOrchestrationDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
+    private readonly records: CtaRecords,
+    private readonly behaviourTags: BehaviourTagReader,
+  ) {}
 
   async list(tenantId: string, query: ListCtasQueryDto): Promise<CtaPage> {
     const status = given(query.status);
@@ -82,7 +87,7 @@ export class CtaListingService {
         page.andWhere('cta.status = :status', { status });
       }
       const rows = await page.orderBy('cta.id', 'DESC').limit(pageSize).offset(offset).getMany();
-      const links = await loadCtaLinks(
+      const links = await this.records.linksOf(
         this.dataSource.manager,
         tenantId,
         rows.map((row) => Number(row.id)),
@@ -153,10 +158,7 @@ export class CtaListingService {
     }
     const behaviourTag = given(query.behaviourTag);
     if (behaviourTag !== null) {
-      builder.andWhere(
-        'EXISTS (SELECT 1 FROM behaviour_tag_ctas btc WHERE btc.tenant_id = cta.tenant_id AND btc.cta_id = cta.id AND btc.tag_name = :behaviourTag)',
-        { behaviourTag },
-      );
+      this.behaviourTags.whereLinkedTo(builder, 'cta', behaviourTag);
     }
     return builder;
   }

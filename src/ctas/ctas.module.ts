@@ -1,16 +1,23 @@
 import { Module } from '@nestjs/common';
+import { BehaviourTagsModule } from '../behaviour-tags/behaviour-tags.module';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { CohortsModule } from '../cohorts/cohorts.module';
 import { EventsModule } from '../events/events.module';
-import { CtaValidationService } from './cta-validation.service';
+import { CtaCatalogueReader } from './cta-catalogue.reader';
 import { CtaListingService } from './cta-listing.service';
+import { CtaRecords } from './cta-records.service';
+import { CtaValidationService } from './cta-validation.service';
 import { CtasService } from './ctas.service';
 import { TestCtasService } from './test-ctas.service';
 
-/** CTA CRUD, listing and filter values; `CtasController`, `CtaFiltersController` and `TestCtasController` are mounted under the admin prefix. */
+/**
+ * CTAs and their tags and test users (`ctas`, `cta_tags`, `cta_test_users`): CRUD, listing and filter
+ * values; `CtasController`, `CtaFiltersController` and `TestCtasController` are mounted under the admin
+ * prefix. Others read CTAs through `CtaRecords` (as the admin API shows them) and `CtaCatalogueReader` (the SDK's).
+ */
 @Module({
-  imports: [CatalogueModule, CohortsModule, EventsModule],
-  providers: [CtasService, CtaListingService, TestCtasService, CtaValidationService],
-  exports: [CtasService, CtaListingService, TestCtasService, CtaValidationService],
+  imports: [CatalogueModule, BehaviourTagsModule, CohortsModule, EventsModule],
+  providers: [CtasService, CtaListingService, TestCtasService, CtaValidationService, CtaRecords, CtaCatalogueReader],
+  exports: [CtasService, CtaListingService, TestCtasService, CtaValidationService, CtaRecords, CtaCatalogueReader],
 })
 export class CtasModule {}

@@ -13,10 +13,9 @@ import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
-import { recordCtaChanges } from './cta-audit';
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
-import { loadCtaRecord } from './cta-links';
 import type { CtaRecord } from './cta-record';
+import { CtaRecords } from './cta-records.service';
 import { checkCtaRule } from './cta-rule';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
@@ -51,6 +50,7 @@ export class CtasService {
     private readonly catalogue: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
+    private readonly records: CtaRecords,
   ) {}
 
   async create(tenantId: string, user: string, body: CreateCtaDto, origin: ChangeOrigin): Promise<number> {
@@ -77,7 +77,7 @@ export class CtasService {
         const id = Number(inserted.identifiers[0].id);
         await this.writeTags(manager, tenantId, id, fields.tags);
         await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: false });
-        await recordCtaChanges(this.audit, manager, origin, 'create', [{ id, tenantId, before: null }]);
+        await this.records.recordChanges(manager, origin, 'create', [{ id, tenantId, before: null }]);
         return id;
       });
     } catch (error) {
@@ -139,7 +139,7 @@ export class CtasService {
           `CTA ${id} is ${current.status}; only ${EDITABLE_STATUSES.join(' or ')} CTAs can be edited (pause it first)`,
         );
       }
-      const before = await loadCtaRecord(manager, tenantId, id);
+      const before = await this.records.load(manager, tenantId, id);
       // Omitted description/startTime/endTime keep their value; an explicit null clears it.
       const startTime = body.startTime === undefined ? current.startTime : body.startTime;
       const endTime = body.endTime === undefined ? current.endTime : body.endTime;
@@ -163,13 +163,13 @@ export class CtasService {
       await manager.delete(CtaTagEntity, { tenantId, ctaId: id });
       await this.writeTags(manager, tenantId, id, fields.tags);
       await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: true });
-      await recordCtaChanges(this.audit, manager, origin, action, [{ id, tenantId, before }]);
+      await this.records.recordChanges(manager, origin, action, [{ id, tenantId, before }]);
     });
   }
 
   async get(tenantId: string, rawId: string): Promise<CtaRecord> {
     const id = parseCtaId(rawId);
-    const cta = await loadCtaRecord(this.dataSource.manager, tenantId, id);
+    const cta = await this.records.load(this.dataSource.manager, tenantId, id);
     if (!cta) {
       throw unknownCta(id);
     }

@@ -10,8 +10,8 @@ import { ErrorCode } from '../common/error-code';
 import { idsByTenant, PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
-import { loadCtaRecord } from './cta-links';
 import type { CtaRecord } from './cta-record';
+import { CtaRecords } from './cta-records.service';
 import { validateCtaRule } from './cta-rule';
 import { CtaTestUserEntity } from './cta-test-user.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
@@ -44,6 +44,7 @@ export class TestCtasService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly periodicJobs: PeriodicJobsService,
     private readonly audit: AuditLog,
+    private readonly records: CtaRecords,
   ) {}
 
   onModuleInit(): void {
@@ -143,7 +144,7 @@ export class TestCtasService implements OnModuleInit {
 
   /** The tenant's test CTA of that id, locked, as the audit history shows it; null when there is none. */
   private async testCtaRecord(manager: EntityManager, tenantId: string, id: number): Promise<TestCtaRecord | null> {
-    const record = await loadCtaRecord(manager, tenantId, id, { isTest: true, locked: true });
+    const record = await this.records.load(manager, tenantId, id, { isTest: true, locked: true });
     if (!record) {
       return null;
     }

@@ -1,6 +1,5 @@
 import type { DataSourceOptions, Logger } from 'typeorm';
 import { QUERY_TIMEOUT_MS, TimedOutConnectionSubscriber } from './query-timeout';
-import { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './orchestration-schema';
 
 export const DEFAULT_SQLITE_FILE = './data/cta.sqlite';
 
@@ -32,15 +31,12 @@ class SilentQueryLogger implements Logger {
 }
 
 /**
- * TypeORM options for `DB_URL` (DESIGN §13): unset → the embedded SQLite file,
- * `sqlite:<file>` / `sqlite::memory:` → SQLite, `mysql://…` → MySQL / MariaDB.
- * Never `synchronize`: the schema comes from the migrations only.
+ * TypeORM connection options for `DB_URL` (DESIGN §13), without the schema: unset → the
+ * embedded SQLite file, `sqlite:<file>` / `sqlite::memory:` → SQLite, `mysql://…` → MySQL /
+ * MariaDB. Never `synchronize`: the schema comes from the migrations only.
  */
-export function dataSourceOptions(dbUrl: string | undefined, migrationsRun = true): DataSourceOptions {
+export function connectionOptions(dbUrl: string | undefined): DataSourceOptions {
   const common = {
-    entities: ORCHESTRATION_ENTITIES,
-    migrations: ORCHESTRATION_MIGRATIONS,
-    migrationsRun,
     synchronize: false,
     logging: false,
   } as const;

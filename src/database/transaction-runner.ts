@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { KeyedSerializer } from '../sdk/keyed-serializer';
+import { KeyedSerializer } from '../common/keyed-serializer';
 import { isDeadlockError } from './driver-error';
 import { InjectOrchestrationDataSource } from './orchestration-data-source';
 

@@ -1,6 +1,9 @@
-import type { Repository } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
 import type { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
+import { CohortDefinitionReader } from '../cohorts/cohort-definition.reader';
+import { CtaCatalogueReader } from '../ctas/cta-catalogue.reader';
 import { MetricsService } from '../metrics/metrics.service';
 import { resolveSettings } from '../orchestration-options';
 import { CatalogueCacheService, MIN_REVALIDATION_GAP_MS } from './catalogue-cache.service';
@@ -12,9 +15,17 @@ function cacheWith(maxTenants = 10_000) {
     current: (tenantId: string) => new Promise<number>((resolve) => reads.push({ tenantId, startedAt: performance.now(), resolve })),
     onChange: () => undefined,
   } as unknown as CatalogueRevisionService;
-  const empty = { find: async () => [] } as unknown as Repository<never>;
+  const empty = { manager: { find: async () => [] } } as unknown as DataSource;
   const settings = resolveSettings({ cacheRevalidateMs: 600_000, catalogueCacheMaxTenants: maxTenants });
-  const cache = new CatalogueCacheService(empty, empty, empty, empty, empty, revisions, new Clock(), new MetricsService(), settings);
+  const cache = new CatalogueCacheService(
+    new CtaCatalogueReader(empty),
+    new BehaviourTagReader(empty),
+    new CohortDefinitionReader(empty),
+    revisions,
+    new Clock(),
+    new MetricsService(),
+    settings,
+  );
   return { cache, reads };
 }
 

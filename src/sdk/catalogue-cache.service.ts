@@ -1,16 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import { In, Repository } from 'typeorm';
-import { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
-import { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
+import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
-import { CohortEntity } from '../cohorts/cohort.entity';
+import { CohortDefinitionReader } from '../cohorts/cohort-definition.reader';
 import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
-import { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
-import { CtaEntity } from '../ctas/cta.entity';
+import { CtaCatalogueReader } from '../ctas/cta-catalogue.reader';
 import { MetricsService } from '../metrics/metrics.service';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { TenantCatalogue } from './sdk-catalogue';
@@ -58,11 +54,9 @@ export class CatalogueCacheService {
   private readsStarted = 0;
 
   constructor(
-    @InjectRepository(CtaEntity) private readonly ctas: Repository<CtaEntity>,
-    @InjectRepository(CtaTestUserEntity) private readonly testUsers: Repository<CtaTestUserEntity>,
-    @InjectRepository(BehaviourTagEntity) private readonly tags: Repository<BehaviourTagEntity>,
-    @InjectRepository(BehaviourTagCtaEntity) private readonly tagLinks: Repository<BehaviourTagCtaEntity>,
-    @InjectRepository(CohortEntity) private readonly cohorts: Repository<CohortEntity>,
+    private readonly ctas: CtaCatalogueReader,
+    private readonly tags: BehaviourTagReader,
+    private readonly cohorts: CohortDefinitionReader,
     private readonly revisions: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
@@ -173,18 +167,15 @@ export class CatalogueCacheService {
   }
 
   private async load(tenantId: string): Promise<TenantCatalogue> {
-    const ctas = await this.ctas.find({
-      select: { id: true, status: true, startTime: true, endTime: true, rule: true, isTest: true, expiresAt: true },
-      where: { tenantId, status: In(IN_PLAY_STATUSES) },
-    });
-    const testCtaIds = ctas.filter((cta) => cta.isTest).map((cta) => cta.id);
+    const ctas = await this.ctas.ctasOf(tenantId, IN_PLAY_STATUSES);
     const [testUsers, links, tags, cohorts] = await Promise.all([
-      testCtaIds.length === 0
-        ? Promise.resolve([])
-        : this.testUsers.find({ select: { userId: true, ctaId: true }, where: { tenantId, ctaId: In(testCtaIds) } }),
-      this.tagLinks.find({ select: { ctaId: true, tagName: true }, where: { tenantId } }),
-      this.tags.find({ select: { name: true, exposureRule: true, ctaRelation: true }, where: { tenantId } }),
-      this.cohorts.find({ select: { id: true, name: true, kind: true, rule: true }, where: { tenantId } }),
+      this.ctas.testUsersOf(
+        tenantId,
+        ctas.filter((cta) => cta.isTest).map((cta) => cta.id),
+      ),
+      this.tags.linksOf(tenantId),
+      this.tags.tagsOf(tenantId),
+      this.cohorts.definitionsOf(tenantId),
     ]);
     return ctas.length === 0 && tags.length === 0 ? EMPTY_CATALOGUE : new TenantCatalogue(ctas, testUsers, links, tags, cohorts);
   }

@@ -1,5 +1,6 @@
 import type { CtaRule } from '../ctas/cta.types';
-import { CatalogueCtaRow, sdkRule, TenantCatalogue } from './sdk-catalogue';
+import type { CatalogueCtaRow } from '../ctas/cta-catalogue.reader';
+import { sdkRule, TenantCatalogue } from './sdk-catalogue';
 import { emptyUserState } from './user-state';
 
 const NOW = 1_800_000_000_000;

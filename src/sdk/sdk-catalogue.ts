@@ -1,11 +1,9 @@
-import type { BehaviourTagCtaEntity } from '../behaviour-tags/behaviour-tag-cta.entity';
-import type { BehaviourTagEntity } from '../behaviour-tags/behaviour-tag.entity';
+import type { BehaviourTagLinkRow, CatalogueTagRow } from '../behaviour-tags/behaviour-tag.reader';
 import { CohortEligibility, isCohortEligible } from '../cohorts/cohort-provider';
 import { CohortDefinitionRow, CohortTargeting } from '../cohorts/cohort-targeting';
 import { isServableAt, keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/cta-status-policy';
+import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogue.reader';
 import { ctaValidTill } from '../ctas/cta-record';
-import type { CtaTestUserEntity } from '../ctas/cta-test-user.entity';
-import type { CtaEntity } from '../ctas/cta.entity';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
 import { StateCatalogue, stateMachinesJson, UserState } from './user-state';
 
@@ -15,9 +13,6 @@ import { StateCatalogue, stateMachinesJson, UserState } from './user-state';
  * launch only checks the time window, cohorts and test targeting against the
  * clock and concatenates the pre-serialised parts around the user's state.
  */
-
-export type CatalogueCtaRow = Pick<CtaEntity, 'id' | 'status' | 'startTime' | 'endTime' | 'rule' | 'isTest' | 'expiresAt'>;
-export type CatalogueTagRow = Pick<BehaviourTagEntity, 'name' | 'exposureRule' | 'ctaRelation'>;
 
 interface ServableCta {
   id: number;
@@ -132,8 +127,8 @@ export class TenantCatalogue implements StateCatalogue {
 
   constructor(
     ctas: CatalogueCtaRow[],
-    testUsers: Pick<CtaTestUserEntity, 'userId' | 'ctaId'>[],
-    links: Pick<BehaviourTagCtaEntity, 'ctaId' | 'tagName'>[],
+    testUsers: CatalogueTestUserRow[],
+    links: BehaviourTagLinkRow[],
     tags: CatalogueTagRow[],
     cohorts: CohortDefinitionRow[] = [],
   ) {

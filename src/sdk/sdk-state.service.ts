@@ -7,7 +7,7 @@ import type { CohortClient } from '../cohorts/cohort-provider';
 import { UserCohortsService } from '../cohorts/user-cohorts.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { CatalogueCacheService } from './catalogue-cache.service';
-import { KeyedSerializer } from './keyed-serializer';
+import { KeyedSerializer } from '../common/keyed-serializer';
 import type { TenantCatalogue } from './sdk-catalogue';
 import type { SnapshotRequest } from './snapshot-request';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';

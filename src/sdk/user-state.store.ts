@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { ReadBatcher } from '../common/read-batcher';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
 import { isDeadlockError } from '../database/driver-error';
 import { isQueryTimeout, QUERY_TIMEOUT_MS } from '../database/query-timeout';
@@ -11,9 +12,6 @@ export interface StoredUserState {
   json: string;
   version: number;
 }
-
-/** The most users one batched read asks for (one prepared statement per batch size). */
-export const MAX_READ_BATCH = 32;
 
 interface PendingRead {
   userId: string;
@@ -29,22 +27,14 @@ interface PendingRead {
  * Talks to the driver directly: the repository API costs several times the query
  * itself on this path.
  *
- * Reads are batched: the reads of one tenant issued in the same turn of the event
- * loop (under load, many launches at once) go out as one primary-key query, so the
- * statement, and on MySQL the round trip, is paid once per batch, not per launch.
+ * Reads are batched (`ReadBatcher`): the reads of one tenant issued in the same turn
+ * of the event loop go out as one primary-key query.
  */
 export abstract class UserStateStore {
-  private pendingReads = new Map<string, PendingRead[]>();
+  private readonly reads = new ReadBatcher<PendingRead>((tenantId, reads) => this.readBatch(tenantId, reads));
 
   read(tenantId: string, userId: string): Promise<StoredUserState | undefined> {
-    return new Promise((resolve, reject) => {
-      if (this.pendingReads.size === 0) {
-        setImmediate(() => this.flushReads());
-      }
-      let reads = this.pendingReads.get(tenantId);
-      if (!reads) this.pendingReads.set(tenantId, (reads = []));
-      reads.push({ userId, resolve, reject });
-    });
+    return new Promise((resolve, reject) => this.reads.add(tenantId, { userId, resolve, reject }));
   }
 
   /** `expectedVersion` undefined: insert a new row. */
@@ -53,24 +43,10 @@ export abstract class UserStateStore {
   /** The stored rows of up to MAX_READ_BATCH distinct users of one tenant (absent users have none). */
   protected abstract readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]>;
 
-  private flushReads(): void {
-    const pending = this.pendingReads;
-    this.pendingReads = new Map();
-    for (const [tenantId, reads] of pending) {
-      for (let start = 0; start < reads.length; start += MAX_READ_BATCH) {
-        void this.readBatch(tenantId, reads.slice(start, start + MAX_READ_BATCH));
-      }
-    }
-  }
-
   private async readBatch(tenantId: string, reads: PendingRead[]): Promise<void> {
-    try {
-      const rows = await this.readMany(tenantId, [...new Set(reads.map((read) => read.userId))]);
-      const byUser = new Map(rows.map((row) => [row.user_id, row]));
-      reads.forEach((read) => read.resolve(toStored(byUser.get(read.userId))));
-    } catch (error) {
-      reads.forEach((read) => read.reject(error));
-    }
+    const rows = await this.readMany(tenantId, [...new Set(reads.map((read) => read.userId))]);
+    const byUser = new Map(rows.map((row) => [row.user_id, row]));
+    reads.forEach((read) => read.resolve(toStored(byUser.get(read.userId))));
   }
 }
 

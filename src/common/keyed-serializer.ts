@@ -1,7 +1,8 @@
 /**
  * Runs tasks with the same key one after another (in arrival order) and tasks
- * with different keys concurrently. Used so the merges of one user on one
- * instance queue instead of colliding on the optimistic version check.
+ * with different keys concurrently: the merges of one user on one instance queue
+ * instead of colliding on the optimistic version check, and on SQLite the
+ * transactions queue on their one shared connection (`TransactionRunner`).
  */
 export class KeyedSerializer {
   private readonly tails = new Map<string, Promise<unknown>>();

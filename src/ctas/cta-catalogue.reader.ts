@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In } from 'typeorm';
+import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { CtaTestUserEntity } from './cta-test-user.entity';
+import { CtaEntity } from './cta.entity';
+import type { CtaStatus } from './cta.types';
+
+export type CatalogueCtaRow = Pick<CtaEntity, 'id' | 'status' | 'startTime' | 'endTime' | 'rule' | 'isTest' | 'expiresAt'>;
+export type CatalogueTestUserRow = Pick<CtaTestUserEntity, 'userId' | 'ctaId'>;
+
+/** The CTA part of a tenant's SDK catalogue (DESIGN §14): what the launch needs of the CTAs and their test users. */
+@Injectable()
+export class CtaCatalogueReader {
+  constructor(@InjectOrchestrationDataSource() private readonly dataSource: DataSource) {}
+
+  /** The tenant's CTAs (normal and test) in one of `statuses`. */
+  ctasOf(tenantId: string, statuses: readonly CtaStatus[]): Promise<CatalogueCtaRow[]> {
+    return this.dataSource.manager.find(CtaEntity, {
+      select: { id: true, status: true, startTime: true, endTime: true, rule: true, isTest: true, expiresAt: true },
+      where: { tenantId, status: In(statuses) },
+    });
+  }
+
+  /** The users each of the given test CTAs is served to. */
+  async testUsersOf(tenantId: string, testCtaIds: number[]): Promise<CatalogueTestUserRow[]> {
+    if (testCtaIds.length === 0) {
+      return [];
+    }
+    return this.dataSource.manager.find(CtaTestUserEntity, {
+      select: { userId: true, ctaId: true },
+      where: { tenantId, ctaId: In(testCtaIds) },
+    });
+  }
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { AuditLog } from '../audit/audit-log.service';
+import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
+import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
+import { forUpdate } from '../database/row-lock';
+import { CtaTagEntity } from './cta-tag.entity';
+import { CtaLinks, CtaRecord, toCtaRecord } from './cta-record';
+import { CtaEntity } from './cta.entity';
+
+/** Each CTA's values, sorted; sorted here rather than in SQL, where ORDER BY made SQLite scan the tenant's whole tag index. */
+function group(rows: { ctaId: number; value: string }[]): Map<number, string[]> {
+  const byCta = new Map<number, string[]>();
+  for (const { ctaId, value } of rows) {
+    const id = Number(ctaId);
+    byCta.set(id, [...(byCta.get(id) ?? []), value]);
+  }
+  for (const values of byCta.values()) {
+    values.sort();
+  }
+  return byCta;
+}
+
+/**
+ * CTAs as the admin API shows them (`GET /ctas/{id}`, the list, and the audit's before/after),
+ * read through the `manager` given: the caller's transaction, or the DataSource's outside one.
+ */
+@Injectable()
+export class CtaRecords {
+  constructor(
+    private readonly behaviourTags: BehaviourTagReader,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /** Tags and behaviour tag names of the given CTAs: two queries, whatever the number of CTAs. */
+  async linksOf(manager: EntityManager, tenantId: string, ctaIds: number[]): Promise<CtaLinks> {
+    if (ctaIds.length === 0) {
+      return { tags: new Map(), behaviourTags: new Map() };
+    }
+    const [tags, behaviourTags] = await Promise.all([
+      manager.find(CtaTagEntity, { where: { tenantId, ctaId: In(ctaIds) } }),
+      this.behaviourTags.linksOfCtas(manager, tenantId, ctaIds),
+    ]);
+    return {
+      tags: group(tags.map(({ ctaId, tag }) => ({ ctaId, value: tag }))),
+      behaviourTags: group(behaviourTags.map(({ ctaId, tagName }) => ({ ctaId, value: tagName }))),
+    };
+  }
+
+  /** The CTA, or null. `locked` takes the row's lock first (inside a transaction), so nothing changes it until commit. */
+  async load(
+    manager: EntityManager,
+    tenantId: string,
+    id: number,
+    { isTest = false, locked = false }: { isTest?: boolean; locked?: boolean } = {},
+  ): Promise<CtaRecord | null> {
+    const query = manager
+      .createQueryBuilder(CtaEntity, 'cta')
+      .where('cta.tenantId = :tenantId AND cta.id = :id AND cta.isTest = :isTest', { tenantId, id, isTest });
+    const cta = await (locked ? forUpdate(query) : query).getOne();
+    return cta ? toCtaRecord(cta, await this.linksOf(manager, tenantId, [id])) : null;
+  }
+
+  /**
+   * CTAs of any tenants by id: one read of the rows (locked with `locked`), then two link
+   * reads per tenant. For the audit of a batch of changes.
+   */
+  async loadById(manager: EntityManager, ids: number[], { locked = false } = {}): Promise<Map<number, CtaRecord>> {
+    if (ids.length === 0) {
+      return new Map();
+    }
+    const query = manager.createQueryBuilder(CtaEntity, 'cta').where('cta.id IN (:...ids)', { ids }).orderBy('cta.id', 'ASC');
+    const ctas = await (locked ? forUpdate(query) : query).getMany();
+    const records = new Map<number, CtaRecord>();
+    for (const tenantId of new Set(ctas.map((cta) => cta.tenantId))) {
+      const ofTenant = ctas.filter((cta) => cta.tenantId === tenantId);
+      const links = await this.linksOf(
+        manager,
+        tenantId,
+        ofTenant.map((cta) => Number(cta.id)),
+      );
+      ofTenant.forEach((cta) => records.set(Number(cta.id), toCtaRecord(cta, links)));
+    }
+    return records;
+  }
+
+  /**
+   * Records changes of CTAs (of one tenant or several) made in the transaction of `manager`;
+   * each `after` is read back there (DESIGN §20).
+   */
+  async recordChanges(
+    manager: EntityManager,
+    origin: ChangeOrigin,
+    action: AuditAction,
+    changed: { id: number; tenantId: string; before: CtaRecord | null }[],
+  ): Promise<void> {
+    const after = await this.loadById(
+      manager,
+      changed.map(({ id }) => id),
+    );
+    await this.audit.record(
+      manager,
+      origin,
+      changed.map(({ id, tenantId, before }) => ({
+        tenantId,
+        entityType: 'cta',
+        entityId: String(id),
+        action,
+        before,
+        after: after.get(id) ?? null,
+      })),
+    );
+  }
+}

@@ -1,0 +1,43 @@
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { forUpdate } from '../database/row-lock';
+import { CtaEntity } from './cta.entity';
+import type { CtaStatus } from './cta.types';
+
+// What other features' transactions need of the `ctas` table. Functions on the caller's
+// `manager` rather than a provider: CtasModule imports those features' modules.
+
+/** The tenant's CTAs among `ids` (id, status, test flag), locked for the rest of the transaction in ascending id order. */
+export async function lockCtaStates(
+  manager: EntityManager,
+  tenantId: string,
+  ids: number[],
+): Promise<Pick<CtaEntity, 'id' | 'status' | 'isTest'>[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  return forUpdate(
+    manager
+      .createQueryBuilder(CtaEntity, 'cta')
+      .select(['cta.id', 'cta.status', 'cta.isTest'])
+      .where('cta.tenantId = :tenantId AND cta.id IN (:...ids)', { tenantId, ids })
+      .orderBy('cta.id', 'ASC'),
+  ).getMany();
+}
+
+/** Narrows `query` to rows whose CTA (`<alias>.tenantId`, `<alias>.ctaId`) is in one of `statuses`. */
+export function whereCtaStatusIn<T extends object>(
+  query: SelectQueryBuilder<T>,
+  alias: string,
+  statuses: readonly CtaStatus[],
+): SelectQueryBuilder<T> {
+  return query.andWhere(
+    (outer) =>
+      `EXISTS ${outer
+        .subQuery()
+        .select('1')
+        .from(CtaEntity, 'linked_cta')
+        .where(`linked_cta.tenantId = ${alias}.tenantId AND linked_cta.id = ${alias}.ctaId AND linked_cta.status IN (:...ctaStatuses)`)
+        .getQuery()}`,
+    { ctaStatuses: statuses },
+  );
+}
