@@ -54,12 +54,15 @@ status_of() { client "$1" -e "SHOW GLOBAL STATUS LIKE '$2'" 2>/dev/null | cut -f
 write_cnf() {
   local node=$1 galera
   galera=$(galera_port "$node")
+  mkdir -p "$GALERA_DIR/tmp$node" && { chown "$RUN_AS" "$GALERA_DIR/tmp$node" 2>/dev/null || true; }
   cat >"$(node_cnf "$node")" <<EOF
 [mariadbd]
 user=$RUN_AS
 datadir=$(node_dir "$node")
 socket=$GALERA_DIR/node$node.sock
 pid-file=$(node_pid_file "$node")
+# Temporary tables in the cluster's own folder, not beside those of the machine's MariaDB server in /tmp.
+tmpdir=$GALERA_DIR/tmp$node
 log-error=$(node_log "$node")
 port=$(sql_port "$node")
 bind-address=127.0.0.1
