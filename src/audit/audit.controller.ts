@@ -1,9 +1,9 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest, BAD_TENANT_EXAMPLE, ErrorExample } from '../common/api-error-responses';
 import { TENANT_HEADER } from '../common/api-headers';
-import { DataEnvelope, dataEnvelope, dataEnvelopeSchema } from '../common/envelope';
+import { ApiDataResponse, DataEnvelope, dataEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { ValidQuery } from '../common/validation';
@@ -11,12 +11,14 @@ import { FLOW_CTA_ID, FLOW_TAG_NAME } from '../ctas/cta-api-examples';
 import { parseCtaId } from '../ctas/cta-id';
 import { DEFAULT_PAGE_SIZE } from '../ctas/cta-listing.service';
 import { RequiresRole } from '../security/admin-roles';
-import { AUDIT_PAGE_EXAMPLE, AUDIT_PAGE_SCHEMA } from './audit-api-examples';
+import { AUDIT_PAGE_EXAMPLE } from './audit-api-examples';
 import { AuditFilter, AuditLog, AuditPaging } from './audit-log.service';
 import type { AuditPage } from './audit.types';
+import { AuditPageDto } from './dto/audit-page.dto';
 import { AuditPageQueryDto, AuditQueryDto } from './dto/audit-query.dto';
 
-const PAGE_RESPONSE = { description: 'one page, newest first', schema: dataEnvelopeSchema(AUDIT_PAGE_SCHEMA, AUDIT_PAGE_EXAMPLE) };
+const ApiAuditPageResponse = (): MethodDecorator =>
+  ApiDataResponse(AuditPageDto, { description: 'one page, newest first', example: AUDIT_PAGE_EXAMPLE });
 const BAD_PAGING = 'INVALID_REQUEST: pageSize not a decimal integer 1-100, pageNumber not a decimal integer ≥ 0, or a repeated parameter';
 const BAD_PAGING_EXAMPLE: ErrorExample = [ErrorCode.INVALID_REQUEST, 'pageSize must be a decimal integer between 1 and 100'];
 
@@ -41,7 +43,7 @@ export class AuditController {
       'and the record before and after with an RFC 6902 patch between them. Filters combine with AND and match exactly; ' +
       'from/to bound `at` inclusively. An unknown filter value gives an empty page.',
   })
-  @ApiOkResponse(PAGE_RESPONSE)
+  @ApiAuditPageResponse()
   @ApiBadRequest(
     `${BAD_PAGING}, from/to not epoch milliseconds, or a malformed x-tenant-id`,
     BAD_PAGING_EXAMPLE,
@@ -76,7 +78,7 @@ export class AuditController {
     description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`,
     example: String(FLOW_CTA_ID),
   })
-  @ApiOkResponse(PAGE_RESPONSE)
+  @ApiAuditPageResponse()
   @ApiBadRequest(
     `CTA_ID_INVALID: a non-numeric id; ${BAD_PAGING}`,
     [ErrorCode.CTA_ID_INVALID, 'CTA abc does not exist'],
@@ -95,7 +97,7 @@ export class AuditController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'The history of one behaviour tag, newest first' })
   @ApiParam({ name: 'behaviourTagName', description: 'the tag name, URL-encoded', example: FLOW_TAG_NAME })
-  @ApiOkResponse(PAGE_RESPONSE)
+  @ApiAuditPageResponse()
   @ApiBadRequest(BAD_PAGING, BAD_PAGING_EXAMPLE)
   async behaviourTagHistory(
     @TenantId() tenantId: string,

@@ -1,15 +1,15 @@
 import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
-import { DataEnvelope, dataEnvelope, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
+import { ApiDataResponse, ApiEmptyResponse, DataEnvelope, dataEnvelope, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { FLOW_CTA_ID, FLOW_TAG_NAME } from '../ctas/cta-api-examples';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
 import { BehaviourTagsService } from './behaviour-tags.service';
 import { CreateBehaviourTagDto, UpdateBehaviourTagDto } from './dto/behaviour-tag-body.dto';
-import { BehaviourTagListDto, BehaviourTagListEnvelopeDto } from './dto/behaviour-tag-record.dto';
+import { BehaviourTagListDto } from './dto/behaviour-tag-record.dto';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { ChangeOrigin } from '../audit/change-origin';
 import { RequiresRole } from '../security/admin-roles';
@@ -30,22 +30,20 @@ const TAG_RULES_EXAMPLE = {
 };
 
 const LIST_EXAMPLE = {
-  data: {
-    behaviourTags: [
-      {
-        name: FLOW_TAG_NAME,
-        description: TAG_RULES_EXAMPLE.description,
-        createdAt: 1795372967296,
-        createdBy: 'alice@example.com',
-        lastUpdatedAt: 1795372967296,
-        lastUpdatedBy: 'alice@example.com',
-        exposureRule: TAG_RULES_EXAMPLE.exposureRule,
-        ctaRelation: TAG_RULES_EXAMPLE.ctaRelation,
-        linkedCtas: TAG_RULES_EXAMPLE.linkedCtas,
-        tenantId: 'default',
-      },
-    ],
-  },
+  behaviourTags: [
+    {
+      name: FLOW_TAG_NAME,
+      description: TAG_RULES_EXAMPLE.description,
+      createdAt: 1795372967296,
+      createdBy: 'alice@example.com',
+      lastUpdatedAt: 1795372967296,
+      lastUpdatedBy: 'alice@example.com',
+      exposureRule: TAG_RULES_EXAMPLE.exposureRule,
+      ctaRelation: TAG_RULES_EXAMPLE.ctaRelation,
+      linkedCtas: TAG_RULES_EXAMPLE.linkedCtas,
+      tenantId: 'default',
+    },
+  ],
 };
 
 const LINK_RULES =
@@ -55,7 +53,6 @@ const LINK_RULES =
 
 /** Behaviour tags (seed "Behaviour tags", DESIGN §7), under the admin prefix. */
 @ApiTags(API_TAG.behaviourTags)
-@ApiExtraModels(BehaviourTagListEnvelopeDto)
 @Controller('behaviour-tags')
 export class BehaviourTagsController {
   constructor(private readonly behaviourTags: BehaviourTagsService) {}
@@ -78,7 +75,7 @@ export class BehaviourTagsController {
       },
     },
   })
-  @ApiOkResponse({ description: 'created', schema: EMPTY_ENVELOPE_SCHEMA })
+  @ApiEmptyResponse('created')
   @ApiBadRequest(
     'CAMPAIGN_DUPLICATE_NAME: the tenant already has a tag of this name; ' +
       `CAMPAIGN_INVALID: an invalid body (the message lists every problem with its field path), or a broken rule (${LINK_RULES}; linked CTAs draft or paused); ` +
@@ -123,7 +120,7 @@ export class BehaviourTagsController {
       [FLOW_TAG_NAME]: { summary: 'the created tag, unchanged (its CTAs must not be live or scheduled)', value: TAG_RULES_EXAMPLE },
     },
   })
-  @ApiOkResponse({ description: 'updated', schema: EMPTY_ENVELOPE_SCHEMA })
+  @ApiEmptyResponse('updated')
   @ApiBadRequest(
     'CAMPAIGN_INVALID: no tag of this name, an invalid body (the message lists every problem with its field path), a behaviourTagName in the body ' +
       `other than the path's, or a broken rule (${LINK_RULES}; no linked CTA live or scheduled); ` +
@@ -150,10 +147,7 @@ export class BehaviourTagsController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the behaviour tags of the tenant', description: 'Sorted by name; CTA ids are strings.' })
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({
-    description: 'every tag of the tenant',
-    schema: { allOf: [{ $ref: getSchemaPath(BehaviourTagListEnvelopeDto) }], example: LIST_EXAMPLE },
-  })
+  @ApiDataResponse(BehaviourTagListDto, { description: 'every tag of the tenant', example: LIST_EXAMPLE })
   @ApiBadRequest('INVALID_REQUEST: malformed x-tenant-id', BAD_TENANT_EXAMPLE)
   async list(@TenantId() tenantId: string): Promise<DataEnvelope<BehaviourTagListDto>> {
     return dataEnvelope({ behaviourTags: await this.behaviourTags.list(tenantId) });

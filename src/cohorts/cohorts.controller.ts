@@ -2,7 +2,6 @@ import { applyDecorators, Controller, Delete, Get, HttpCode, Param, Post, Put } 
 import {
   ApiBody,
   ApiHeader,
-  ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiPayloadTooLargeResponse,
@@ -10,12 +9,11 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ChangeOrigin } from '../audit/change-origin';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest, ApiNotFound, BAD_TENANT_EXAMPLE, errorExamples } from '../common/api-error-responses';
-import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, ErrorEnvelopeDto } from '../common/envelope';
+import { ApiDataResponse, DataEnvelope, dataEnvelope, ErrorEnvelopeDto, NULL_DATA } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import type { ErrorExample } from '../common/api-error-responses';
 import { OperatorUser, TenantId } from '../common/request-headers';
@@ -24,6 +22,7 @@ import { CohortMembersService, MemberChange } from './cohort-members.service';
 import type { CohortRecord } from './cohort-record';
 import { CohortsService } from './cohorts.service';
 import { CreateCohortDto, UpdateCohortDto } from './dto/cohort-body.dto';
+import { CohortListDto, CohortRecordDto, MemberChangeDto, MembershipDto } from './dto/cohort-record.dto';
 import { MemberUpload, MemberUploadBody } from './member-uploads';
 import { RequiresRole } from '../security/admin-roles';
 
@@ -54,28 +53,6 @@ const RULE_RECORD: CohortRecord = {
   lastUpdatedAt: null,
   lastUpdatedBy: null,
 };
-
-const COHORT_SCHEMA: SchemaObject = {
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    description: { type: 'string', nullable: true },
-    kind: { type: 'string', enum: ['static', 'rule'] },
-    rule: { type: 'object', nullable: true, additionalProperties: true, description: 'null for static cohorts' },
-    memberCount: { type: 'integer', nullable: true, description: 'static cohorts: the number of members; rule cohorts: null' },
-    usedBy: { type: 'array', items: { type: 'string' }, description: 'ids of the CTAs whose includes or excludes name the cohort' },
-    createdAt: { type: 'integer', format: 'int64' },
-    createdBy: { type: 'string' },
-    lastUpdatedAt: { type: 'integer', format: 'int64', nullable: true },
-    lastUpdatedBy: { type: 'string', nullable: true },
-    tenantId: { type: 'string' },
-  },
-};
-
-const CHANGE_SCHEMA = dataEnvelopeSchema(
-  { type: 'object', properties: { added: { type: 'integer' }, removed: { type: 'integer' }, memberCount: { type: 'integer' } } },
-  { added: 3, removed: 0, memberCount: 3 },
-);
 
 const NAME_PARAM = { name: 'name', description: 'the cohort name', example: 'beta-testers' };
 const NOT_FOUND = (): MethodDecorator =>
@@ -186,7 +163,7 @@ export class CohortsController {
       bucket: { summary: '10% of users of com.example.app', value: { name: 'example-app-10pct', kind: 'rule', rule: TENTH_OF_APP } },
     },
   })
-  @ApiOkResponse({ description: 'the new cohort', schema: dataEnvelopeSchema(COHORT_SCHEMA, STATIC_RECORD) })
+  @ApiDataResponse(CohortRecordDto, { description: 'the new cohort', example: STATIC_RECORD })
   @ApiBadRequest(
     'INVALID_REQUEST: a bad name (characters, length, `all`), kind or rule (every problem named with its path); ' +
       'COHORT_DUPLICATE_NAME: the tenant has a cohort of this name',
@@ -208,15 +185,9 @@ export class CohortsController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the cohorts of the tenant', description: 'By name.' })
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({
-    description: 'every cohort',
-    schema: dataEnvelopeSchema(
-      { type: 'object', properties: { cohorts: { type: 'array', items: COHORT_SCHEMA } } },
-      { cohorts: [STATIC_RECORD, RULE_RECORD] },
-    ),
-  })
+  @ApiDataResponse(CohortListDto, { description: 'every cohort', example: { cohorts: [STATIC_RECORD, RULE_RECORD] } })
   @BAD_TENANT()
-  async list(@TenantId() tenantId: string): Promise<DataEnvelope<{ cohorts: CohortRecord[] }>> {
+  async list(@TenantId() tenantId: string): Promise<DataEnvelope<CohortListDto>> {
     return dataEnvelope({ cohorts: await this.cohorts.list(tenantId) });
   }
 
@@ -225,7 +196,7 @@ export class CohortsController {
   @ApiOperation({ summary: 'Read a cohort' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({ description: 'the cohort', schema: dataEnvelopeSchema(COHORT_SCHEMA, STATIC_RECORD) })
+  @ApiDataResponse(CohortRecordDto, { description: 'the cohort', example: STATIC_RECORD })
   @BAD_TENANT()
   @NOT_FOUND()
   async get(@TenantId() tenantId: string, @Param('name') name: string): Promise<DataEnvelope<CohortRecord>> {
@@ -243,7 +214,7 @@ export class CohortsController {
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
   @ApiBody({ type: UpdateCohortDto, examples: { description: { value: { description: 'Users who joined the beta programme in 2026' } } } })
-  @ApiOkResponse({ description: 'the updated cohort', schema: dataEnvelopeSchema(COHORT_SCHEMA, STATIC_RECORD) })
+  @ApiDataResponse(CohortRecordDto, { description: 'the updated cohort', example: STATIC_RECORD })
   @ApiBadRequest(
     'INVALID_REQUEST: a bad description or rule, a rule for a static cohort, name or kind sent',
     [ErrorCode.INVALID_REQUEST, 'kind cannot be changed (delete the cohort and create it again)'],
@@ -270,7 +241,7 @@ export class CohortsController {
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
   @ApiHeader(USER_HEADER)
-  @ApiOkResponse({ description: 'deleted', schema: dataEnvelopeSchema({ type: 'object', nullable: true }, null) })
+  @ApiDataResponse(NULL_DATA, { description: 'deleted', example: null })
   @ApiBadRequest(
     "COHORT_IN_USE: live, scheduled or paused CTAs (named in the message), or another cohort's rule, name the cohort; INVALID_REQUEST: a missing user header",
     [
@@ -328,10 +299,7 @@ export class CohortsController {
   @ApiHeader(USER_HEADER)
   @ApiBody(MEMBERS_BODY as never)
   @WRONG_TYPE('application/json')
-  @ApiOkResponse({
-    description: 'what changed',
-    schema: dataEnvelopeSchema(CHANGE_SCHEMA.properties!.data, { added: 0, removed: 1, memberCount: 2 }),
-  })
+  @ApiDataResponse(MemberChangeDto, { description: 'what changed', example: { added: 0, removed: 1, memberCount: 2 } })
   @MEMBER_ERRORS()
   @NOT_FOUND()
   async removeMembers(
@@ -350,10 +318,7 @@ export class CohortsController {
   @ApiParam(NAME_PARAM)
   @ApiParam({ name: 'userId', description: 'a signed 64-bit decimal integer', example: '1001' })
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({
-    description: 'membership',
-    schema: dataEnvelopeSchema({ type: 'object', properties: { member: { type: 'boolean' } } }, { member: true }),
-  })
+  @ApiDataResponse(MembershipDto, { description: 'membership', example: { member: true } })
   @ApiBadRequest('INVALID_REQUEST: a userId that is not a signed 64-bit integer, or a rule cohort', [
     ErrorCode.INVALID_REQUEST,
     'userId "abc" is not a signed 64-bit integer',
@@ -363,7 +328,7 @@ export class CohortsController {
     @TenantId() tenantId: string,
     @Param('name') name: string,
     @Param('userId') userId: string,
-  ): Promise<DataEnvelope<{ member: boolean }>> {
+  ): Promise<DataEnvelope<MembershipDto>> {
     return dataEnvelope({ member: await this.members.isMember(tenantId, name, userId) });
   }
 }
@@ -379,7 +344,7 @@ function MemberUploadRoute(operation: { summary: string; description: string }):
     ApiHeader(TENANT_HEADER),
     ApiHeader(USER_HEADER),
     ApiMemberUpload(),
-    ApiOkResponse({ description: 'what changed', schema: CHANGE_SCHEMA }),
+    ApiDataResponse(MemberChangeDto, { description: 'what changed', example: { added: 3, removed: 0, memberCount: 3 } }),
     MEMBER_ERRORS(),
     NOT_FOUND(),
     TOO_LARGE(),

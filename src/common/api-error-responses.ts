@@ -6,6 +6,7 @@ import {
   ApiServiceUnavailableResponse,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
@@ -85,7 +86,7 @@ export const ApiCommonErrorResponses = (): ClassDecorator =>
 
 const errorResponse = (description: string, example: ErrorExample): ResponseObject => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' }, examples: errorExamples([example]) } },
+  content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) }, examples: errorExamples([example]) } },
 });
 
 /**

@@ -1,8 +1,8 @@
 import { Controller, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest } from '../common/api-error-responses';
-import { EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
+import { ApiEmptyResponse, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { FLOW_CTA_ID } from '../ctas/cta-api-examples';
 import { TenantId } from '../common/request-headers';
@@ -41,7 +41,7 @@ export class CtaStatusController {
     schema: { type: 'string', enum: [...STATUS_ACTIONS], example: 'live' },
     description: 'live takes the CTA to devices; the others as above',
   })
-  @ApiOkResponse({ description: 'changed', schema: EMPTY_ENVELOPE_SCHEMA })
+  @ApiEmptyResponse('changed')
   @ApiBadRequest(
     'CTA_STATUS_INVALID: the action is not live, pause, schedule, conclude or terminate; CTA_ID_INVALID: no such CTA (or a test CTA); ' +
       'CTA_STATUS_UPDATE_INVALID: the change is not allowed from the current status ("cannot move CTA 1 from concluded to live"), ' +

@@ -1,49 +1,24 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
-import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
+import { ApiDataResponse, ApiEmptyResponse, DataEnvelope, dataEnvelope, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidQuery } from '../common/validation';
 import { CtaBodyPipe } from './cta-body.pipe';
 import { CtaListingService, CtaPage, FilterValues } from './cta-listing.service';
 import type { CtaRecord } from './cta-record';
-import { CTA_STATUSES } from './cta.types';
 import { CtaValidationReport, CtaValidationService } from './cta-validation.service';
 import { CtasService } from './ctas.service';
 import { CreateCtaDto, UpdateCtaDto, ValidateCtaDto } from './dto/cta-body.dto';
 import { CREATE_EXAMPLE, FLOW_CTA_ID, RECORD_EXAMPLE, RULE_EXAMPLE, UPDATE_EXAMPLE } from './cta-api-examples';
+import { CTA_ID_SCHEMA, CtaFilterValuesDto, CtaPageDto, CtaRecordDto, CtaValidationReportDto } from './dto/cta-record.dto';
 import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { FLOW_CTA_AUDIT_ID } from '../audit/audit-api-examples';
 import { ChangeOrigin } from '../audit/change-origin';
 import { RequiresRole } from '../security/admin-roles';
-
-const EPOCH_MS = { type: 'integer', format: 'int64', description: 'epoch milliseconds' } as const;
-const STRINGS = { type: 'array', items: { type: 'string' } } as const;
-
-const RECORD_SCHEMA: SchemaObject = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer', format: 'int64' },
-    name: { type: 'string' },
-    description: { type: 'string', nullable: true },
-    tags: STRINGS,
-    team: { type: 'string' },
-    behaviourTags: { ...STRINGS, description: 'names of the tags linking the CTA' },
-    startTime: { ...EPOCH_MS, nullable: true },
-    endTime: { ...EPOCH_MS, nullable: true },
-    ctaStatus: { type: 'string', enum: [...CTA_STATUSES] },
-    rule: { type: 'object', additionalProperties: true, description: 'the rule as written, plus the derived ctaValidTill' },
-    createdAt: EPOCH_MS,
-    createdBy: { type: 'string' },
-    lastUpdatedAt: { ...EPOCH_MS, nullable: true },
-    lastUpdatedBy: { type: 'string', nullable: true },
-    tenantId: { type: 'string' },
-  },
-};
 
 const PAGE_EXAMPLE = {
   ctas: [RECORD_EXAMPLE],
@@ -52,41 +27,6 @@ const PAGE_EXAMPLE = {
   pageNumber: 0,
   pageSize: 10,
   statusWiseCount: { draft: 0, paused: 0, live: 1, scheduled: 0, concluded: 0, terminated: 0 },
-};
-
-const PAGE_SCHEMA: SchemaObject = {
-  type: 'object',
-  properties: {
-    ctas: { type: 'array', items: RECORD_SCHEMA },
-    totalEntries: { type: 'integer' },
-    totalPages: { type: 'integer' },
-    pageNumber: { type: 'integer' },
-    pageSize: { type: 'integer' },
-    statusWiseCount: {
-      type: 'object',
-      description: 'CTAs per status over every filter except status',
-      properties: Object.fromEntries(CTA_STATUSES.map((status) => [status, { type: 'integer' }])),
-    },
-  },
-};
-
-const FILTERS_SCHEMA: SchemaObject = {
-  type: 'object',
-  properties: { names: STRINGS, teams: STRINGS, tags: STRINGS, createdBy: STRINGS },
-};
-
-const PROBLEMS_SCHEMA: SchemaObject = {
-  type: 'array',
-  items: { type: 'object', properties: { path: { type: 'string', example: 'rule.actions[1].type' }, message: { type: 'string' } } },
-};
-
-const VALIDATION_SCHEMA: SchemaObject = {
-  type: 'object',
-  properties: {
-    valid: { type: 'boolean', description: 'true when create would accept the body' },
-    errors: { ...PROBLEMS_SCHEMA, description: 'what create would refuse, each at its JSON path' },
-    warnings: { ...PROBLEMS_SCHEMA, description: 'accepted by create, but worth a look before going live' },
-  },
 };
 
 /** A rule with problems of both kinds, for the validate endpoint's examples. */
@@ -192,7 +132,7 @@ export class CtasController {
     type: CreateCtaDto,
     examples: { 'first-purchase-reminder': { summary: 'a banner, then a popup, for new users in the store', value: CREATE_EXAMPLE } },
   })
-  @ApiOkResponse({ description: 'the new CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, FLOW_CTA_ID) })
+  @ApiDataResponse(CTA_ID_SCHEMA, { description: 'the new CTA id', example: FLOW_CTA_ID })
   @ApiBadRequest(
     'INVALID_REQUEST: missing or invalid fields or rule (the message lists every problem with its field path), a time outside ' +
       '[now - 2 min, now + 5 years], endTime not after startTime, or a missing user header; ' +
@@ -222,14 +162,10 @@ export class CtasController {
       'groupByKeys and contextParams no event of the rule carries. Never writes. The rule grammar: docs/rule-reference.md.',
   })
   @ApiBody({ type: ValidateCtaDto, examples: { valid: { value: CREATE_EXAMPLE }, invalid: { value: INVALID_EXAMPLE } } })
-  @ApiOkResponse({
+  @ApiDataResponse(CtaValidationReportDto, {
     description: 'the report',
-    content: {
-      'application/json': {
-        schema: dataEnvelopeSchema(VALIDATION_SCHEMA, VALIDATION_EXAMPLES.invalid.value.data),
-        examples: VALIDATION_EXAMPLES,
-      },
-    },
+    example: VALIDATION_EXAMPLES.invalid.value.data,
+    examples: VALIDATION_EXAMPLES,
   })
   @ApiBadRequest('INVALID_REQUEST: the body is not a JSON object, or a malformed x-tenant-id', [
     ErrorCode.INVALID_REQUEST,
@@ -247,7 +183,7 @@ export class CtasController {
       'Filters combine with AND; teams and tags match any of their comma-separated values; empty values are ignored. ' +
       'statusWiseCount counts all six statuses over every filter except status. Test CTAs are never listed.',
   })
-  @ApiOkResponse({ description: 'one page', schema: dataEnvelopeSchema(PAGE_SCHEMA, PAGE_EXAMPLE) })
+  @ApiDataResponse(CtaPageDto, { description: 'one page', example: PAGE_EXAMPLE })
   @ApiBadRequest(
     'CTA_STATUS_INVALID: status is not one of draft, paused, live, scheduled, concluded, terminated; ' +
       'INVALID_REQUEST: pageSize not a decimal integer 1-100, pageNumber not a decimal integer ≥ 0, or a repeated parameter',
@@ -262,7 +198,7 @@ export class CtasController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'Get one CTA with its behaviour tags and full rule (including the derived ctaValidTill)' })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ description: 'the CTA', schema: dataEnvelopeSchema(RECORD_SCHEMA, RECORD_EXAMPLE) })
+  @ApiDataResponse(CtaRecordDto, { description: 'the CTA', example: RECORD_EXAMPLE })
   @ApiBadRequest('CTA_ID_INVALID: no such CTA in the tenant, a non-numeric id, or a test CTA', UNKNOWN_CTA_EXAMPLE)
   async get(@TenantId() tenantId: string, @Param('ctaId') ctaId: string): Promise<DataEnvelope<CtaRecord>> {
     return dataEnvelope(await this.ctas.get(tenantId, ctaId));
@@ -282,7 +218,7 @@ export class CtasController {
     type: UpdateCtaDto,
     examples: { 'first-purchase-reminder': { summary: 'the created CTA, unchanged (pause it first if live)', value: UPDATE_EXAMPLE } },
   })
-  @ApiOkResponse({ description: 'updated', schema: EMPTY_ENVELOPE_SCHEMA })
+  @ApiEmptyResponse('updated')
   @ApiBadRequest(
     'INVALID_REQUEST: invalid fields or rule (every problem listed), `name` in the body, a time outside the window, endTime not after startTime, ' +
       'or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
@@ -319,7 +255,7 @@ export class CtasController {
     example: String(FLOW_CTA_AUDIT_ID),
   })
   @ApiHeader(USER_HEADER)
-  @ApiOkResponse({ description: 'restored', schema: EMPTY_ENVELOPE_SCHEMA })
+  @ApiEmptyResponse('restored')
   @ApiBadRequest(
     "INVALID_REQUEST: the audit entry does not exist or is not one of this CTA's, the restored rule or times no longer pass " +
       "an update's validation, or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); " +
@@ -350,14 +286,9 @@ export class CtaFiltersController {
   @Get()
   @RequiresRole('viewer')
   @ApiOperation({ summary: "Distinct names, teams, tags and creators of the tenant's CTAs (sorted; test CTAs excluded)" })
-  @ApiOkResponse({
+  @ApiDataResponse(CtaFilterValuesDto, {
     description: 'filter values',
-    schema: dataEnvelopeSchema(FILTERS_SCHEMA, {
-      names: ['first-purchase-reminder'],
-      teams: ['growth'],
-      tags: ['onboarding', 'store'],
-      createdBy: ['ops@example.com'],
-    }),
+    example: { names: ['first-purchase-reminder'], teams: ['growth'], tags: ['onboarding', 'store'], createdBy: ['ops@example.com'] },
   })
   @ApiBadRequest('INVALID_REQUEST: a malformed x-tenant-id', BAD_TENANT_EXAMPLE)
   async filters(@TenantId() tenantId: string): Promise<DataEnvelope<FilterValues>> {

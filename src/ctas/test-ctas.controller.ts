@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest } from '../common/api-error-responses';
-import { DataEnvelope, dataEnvelope, dataEnvelopeSchema } from '../common/envelope';
+import { ApiDataResponse, DataEnvelope, dataEnvelope, NULL_DATA } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { TestCtaBodyPipe } from './cta-body.pipe';
@@ -10,6 +10,7 @@ import { OPTIONAL_USER_HEADER, TENANT_HEADER, USER_HEADER } from '../common/api-
 import { ChangeOrigin } from '../audit/change-origin';
 import { RequiresRole } from '../security/admin-roles';
 import { FLOW_TEST_CTA_ID, FLOW_USER_ID, RULE_EXAMPLE } from './cta-api-examples';
+import { CTA_ID_SCHEMA } from './dto/cta-record.dto';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
 import { TestCtasService } from './test-ctas.service';
 
@@ -40,7 +41,7 @@ export class TestCtasController {
       },
     },
   })
-  @ApiOkResponse({ description: 'the test CTA id', schema: dataEnvelopeSchema({ type: 'integer', format: 'int64' }, FLOW_TEST_CTA_ID) })
+  @ApiDataResponse(CTA_ID_SCHEMA, { description: 'the test CTA id', example: FLOW_TEST_CTA_ID })
   @ApiBadRequest(
     'CTA_CREATION_ERROR: invalid userIds (empty, over 1000, not 64-bit integers), expiresInMinutes outside 1-43200, ' +
       'a malformed previousCtaId or an invalid rule (the message lists every problem with its field path); INVALID_REQUEST: missing user header',
@@ -65,10 +66,7 @@ export class TestCtasController {
     description: `a test CTA id (${FLOW_TEST_CTA_ID}: the test CTA example, created after the CTA example on an empty database)`,
     example: String(FLOW_TEST_CTA_ID),
   })
-  @ApiOkResponse({
-    description: 'deleted',
-    schema: dataEnvelopeSchema({ type: 'object', nullable: true, description: 'always null' }, null),
-  })
+  @ApiDataResponse({ ...NULL_DATA, description: 'always null' }, { description: 'deleted', example: null })
   @ApiBadRequest('CTA_ID_INVALID: no test CTA of that id in the tenant (normal CTAs are not deleted here)', [
     ErrorCode.CTA_ID_INVALID,
     'CTA 99 does not exist',

@@ -1,14 +1,15 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest, ApiNotFound, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
 import { OPTIONAL_USER_HEADER, SOURCE_HEADER, TENANT_HEADER } from '../common/api-headers';
 import { ChangeOrigin } from '../audit/change-origin';
 import { RequiresRole } from '../security/admin-roles';
-import { EventEnvelope, eventEnvelope } from '../common/envelope';
+import { ApiEventResponse, EventEnvelope, eventEnvelope, NULL_DATA } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { EventSource, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
+import { EventDefinitionRecordDto, EventListDto, EventNamesDto, EventsProcessedDto } from './dto/event-definition-record.dto';
 import { UpdateEventPropertiesDto, UpsertEventsDto } from './dto/event-definition.dto';
 import type { EventDefinition } from './event-definition.types';
 import { EventsService } from './events.service';
@@ -40,34 +41,6 @@ const PURCHASE_COMPLETED: EventDefinition = {
     { propertyName: 'storeId', type: 'String', isMandatory: true, expectedValue: null, description: 'the store of the purchase' },
     { propertyName: 'orderValue', type: 'Double', isMandatory: true, expectedValue: null, description: null },
   ],
-};
-
-/** Swagger schema of `{success: true, data: <data>, statusCode: 200}`. */
-const eventEnvelopeSchema = (data: object, example: unknown) => ({
-  type: 'object',
-  required: ['success', 'data', 'statusCode'],
-  properties: { success: { type: 'boolean', enum: [true] }, data, statusCode: { type: 'integer', enum: [200] } },
-  example: { success: true, data: example, statusCode: 200 },
-});
-
-const EVENT_SCHEMA = {
-  type: 'object',
-  properties: {
-    eventName: { type: 'string' },
-    properties: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          propertyName: { type: 'string' },
-          type: { type: 'string' },
-          isMandatory: { type: 'boolean' },
-          expectedValue: { type: 'string', nullable: true },
-          description: { type: 'string', nullable: true },
-        },
-      },
-    },
-  },
 };
 
 const NAME_PARAM = {
@@ -102,10 +75,7 @@ export class EventsController {
       'store events': { summary: 'the events the CTA create example reacts to', value: { events: [STORE_OPENED, PURCHASE_COMPLETED] } },
     },
   })
-  @ApiOkResponse({
-    description: 'how many events were written',
-    schema: eventEnvelopeSchema({ type: 'object', properties: { eventsProcessed: { type: 'integer' } } }, { eventsProcessed: 2 }),
-  })
+  @ApiEventResponse(EventsProcessedDto, { description: 'how many events were written', example: { eventsProcessed: 2 } })
   @ApiBadRequest(
     'INVALID_REQUEST: an invalid body (the message lists every problem with its field path), an event name twice in the body, a property name twice in one event, malformed x-tenant-id or x-source, malformed JSON',
     [ErrorCode.INVALID_REQUEST, 'events[0].eventName must be a string; events[0].properties[1].isMandatory is required'],
@@ -116,7 +86,7 @@ export class EventsController {
     @EventSource() source: string,
     @ValidBody(ErrorCode.INVALID_REQUEST) body: UpsertEventsDto,
     @ChangeOrigin() origin: ChangeOrigin,
-  ): Promise<EventEnvelope<{ eventsProcessed: number }>> {
+  ): Promise<EventEnvelope<EventsProcessedDto>> {
     return eventEnvelope({ eventsProcessed: await this.events.upsert(tenantId, source, body.events, origin) });
   }
 
@@ -124,15 +94,9 @@ export class EventsController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the event definitions of the tenant', description: 'Sorted by name.' })
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({
-    description: 'every event of the tenant',
-    schema: eventEnvelopeSchema(
-      { type: 'object', properties: { eventList: { type: 'array', items: EVENT_SCHEMA } } },
-      { eventList: [PURCHASE_COMPLETED, STORE_OPENED] },
-    ),
-  })
+  @ApiEventResponse(EventListDto, { description: 'every event of the tenant', example: { eventList: [PURCHASE_COMPLETED, STORE_OPENED] } })
   @ApiBadTenant()
-  async list(@TenantId() tenantId: string): Promise<EventEnvelope<{ eventList: EventDefinition[] }>> {
+  async list(@TenantId() tenantId: string): Promise<EventEnvelope<EventListDto>> {
     return eventEnvelope({ eventList: await this.events.list(tenantId) });
   }
 
@@ -140,15 +104,12 @@ export class EventsController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'List the event names of the tenant', description: 'Sorted.' })
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({
+  @ApiEventResponse(EventNamesDto, {
     description: 'every event name of the tenant',
-    schema: eventEnvelopeSchema(
-      { type: 'object', properties: { eventNames: { type: 'array', items: { type: 'string' } } } },
-      { eventNames: ['purchase_completed', 'store_opened'] },
-    ),
+    example: { eventNames: ['purchase_completed', 'store_opened'] },
   })
   @ApiBadTenant()
-  async names(@TenantId() tenantId: string): Promise<EventEnvelope<{ eventNames: string[] }>> {
+  async names(@TenantId() tenantId: string): Promise<EventEnvelope<EventNamesDto>> {
     return eventEnvelope({ eventNames: await this.events.names(tenantId) });
   }
 
@@ -157,7 +118,7 @@ export class EventsController {
   @ApiOperation({ summary: 'Read one event definition' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({ description: 'the event', schema: eventEnvelopeSchema(EVENT_SCHEMA, STORE_OPENED) })
+  @ApiEventResponse(EventDefinitionRecordDto, { description: 'the event', example: STORE_OPENED })
   @ApiBadTenant()
   @ApiEventNotFound()
   async get(@TenantId() tenantId: string, @Param('eventName') name: string): Promise<EventEnvelope<EventDefinition>> {
@@ -179,7 +140,7 @@ export class EventsController {
     type: UpdateEventPropertiesDto,
     examples: { store_opened: { summary: 'the properties of store_opened, as created', value: { properties: STORE_OPENED.properties } } },
   })
-  @ApiOkResponse({ description: 'replaced', schema: eventEnvelopeSchema({ type: 'object', nullable: true }, null) })
+  @ApiEventResponse(NULL_DATA, { description: 'replaced', example: null })
   @ApiBadRequest(
     'INVALID_REQUEST: an invalid body (the message lists every problem with its field path), a property name twice, malformed x-tenant-id or x-source, malformed JSON',
     [ErrorCode.INVALID_REQUEST, 'properties[0].isMandatory must be a boolean value'],
@@ -203,7 +164,7 @@ export class EventsController {
   @ApiOperation({ summary: 'Delete an event definition' })
   @ApiParam(NAME_PARAM)
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({ description: 'deleted', schema: eventEnvelopeSchema({ type: 'object', nullable: true }, null) })
+  @ApiEventResponse(NULL_DATA, { description: 'deleted', example: null })
   @ApiBadTenant()
   @ApiEventNotFound()
   async delete(

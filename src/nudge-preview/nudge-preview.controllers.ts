@@ -1,13 +1,19 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
 import { TENANT_HEADER } from '../common/api-headers';
-import { DataEnvelope, dataEnvelope } from '../common/envelope';
+import { ApiDataResponse, DataEnvelope, dataEnvelope, NULL_DATA } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
-import { DEFAULT_PREVIEW_TTL_SECONDS, MAX_PREVIEW_TTL_SECONDS, NudgePreview, WriteNudgePreviewDto } from './dto/nudge-preview.dto';
+import {
+  DEFAULT_PREVIEW_TTL_SECONDS,
+  MAX_PREVIEW_TTL_SECONDS,
+  NudgePreview,
+  NudgePreviewDto,
+  WriteNudgePreviewDto,
+} from './dto/nudge-preview.dto';
 import { NudgePreviewService } from './nudge-preview.service';
 import { RequiresRole } from '../security/admin-roles';
 
@@ -38,10 +44,7 @@ export class NudgePreviewAdminController {
       banner: { summary: 'a banner to preview for 10 minutes', value: { id: PREVIEW.id, template: PREVIEW.template, ttl: PREVIEW.ttl } },
     },
   })
-  @ApiOkResponse({
-    description: 'stored',
-    schema: { type: 'object', properties: { data: { type: 'object', nullable: true } }, example: { data: null } },
-  })
+  @ApiDataResponse(NULL_DATA, { description: 'stored', example: null })
   @ApiBadRequest(
     'NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION: id or template null, missing or empty (the message names it); ' +
       'INVALID_REQUEST: any other invalid field (e.g. ttl not an integer in 1-2592000; every problem listed), malformed x-tenant-id, malformed JSON',
@@ -71,20 +74,7 @@ export class NudgePreviewSdkController {
     example: PREVIEW.id,
   })
   @ApiHeader(TENANT_HEADER)
-  @ApiOkResponse({
-    description: 'the preview, or null',
-    schema: {
-      type: 'object',
-      properties: {
-        data: {
-          type: 'object',
-          nullable: true,
-          properties: { id: { type: 'string' }, template: { type: 'string' }, tenantId: { type: 'string' }, ttl: { type: 'integer' } },
-        },
-      },
-      example: { data: PREVIEW },
-    },
-  })
+  @ApiDataResponse(NudgePreviewDto, { description: 'the preview, or null', example: PREVIEW, nullable: true })
   @ApiBadRequest('INVALID_REQUEST: malformed x-tenant-id', BAD_TENANT_EXAMPLE)
   async read(@TenantId() tenantId: string, @Param('id') id: string): Promise<DataEnvelope<NudgePreview | null>> {
     return dataEnvelope(await this.previews.read(tenantId, id));

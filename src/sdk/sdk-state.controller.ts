@@ -1,14 +1,14 @@
 import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CohortClient } from '../cohorts/cohort-provider';
 import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest } from '../common/api-error-responses';
-import { dataEnvelopeSchema } from '../common/envelope';
+import { ApiDataResponse } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_USER_ID, RULE_EXAMPLE } from '../ctas/cta-api-examples';
 import { SdkClientInfo, SdkUserId, TenantId } from '../common/request-headers';
 import type { SdkClientInfo as ClientInfo } from '../common/request-headers';
+import { LaunchResponseDto } from './dto/launch-response.dto';
 import { SnapshotRequestDto, StateMachineDto } from './dto/snapshot-request.dto';
 import { EMPTY_LAUNCH_RESPONSE } from './sdk-catalogue';
 import { SdkStateService } from './sdk-state.service';
@@ -65,75 +65,33 @@ const DELTA_EXAMPLE = {
 
 /** The launch answer once the flow's CTA is live and the delta example is merged. */
 const LAUNCH_EXAMPLE = {
-  data: {
-    ctas: [
-      {
-        ctaId: FLOW_CTA,
-        rule: {
-          ...SERVED_RULE,
-          ctaValidTill: null,
-          frequency: { ...SERVED_RULE.frequency, lifespan: SERVED_RULE.frequency.lifeSpan },
-        },
-        activeStateMachines: { 'store-77': DELTA_EXAMPLE.ctas[0].activeStateMachines['store-77'] },
-        resetAt: DELTA_EXAMPLE.ctas[0].resetAt,
-        actionDoneAt: DELTA_EXAMPLE.ctas[0].actionDoneAt,
-        behaviourTagName: FLOW_TAG_NAME,
+  ctas: [
+    {
+      ctaId: FLOW_CTA,
+      rule: {
+        ...SERVED_RULE,
+        ctaValidTill: null,
+        frequency: { ...SERVED_RULE.frequency, lifespan: SERVED_RULE.frequency.lifeSpan },
       },
-    ],
-    behaviourTags: [
-      {
-        behaviourTagName: FLOW_TAG_NAME,
-        exposureRule: {
-          session: { limit: 1 },
-          window: { limit: 2, unit: 'days', value: 1 },
-          lifespan: { limit: 20 },
-          ctasResetAt: DELTA_EXAMPLE.behaviourTags[0].exposureRule.ctasResetAt,
-        },
-        ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] }, activeCtas: [FLOW_CTA] },
-      },
-    ],
-  },
-};
-
-const EPOCH_MS_LIST = { type: 'array', items: { type: 'integer', format: 'int64' } } as const;
-const OPEN_OBJECT = { type: 'object', additionalProperties: true } as const;
-
-/** Swagger schema of the launch answer; both lists are null when api_version is absent or below 1. */
-const LAUNCH_SCHEMA: SchemaObject = dataEnvelopeSchema(
-  {
-    type: 'object',
-    properties: {
-      ctas: {
-        type: 'array',
-        nullable: true,
-        items: {
-          type: 'object',
-          properties: {
-            ctaId: { type: 'string' },
-            rule: { ...OPEN_OBJECT, description: 'the rule without cohortEligibility, plus ctaValidTill and lifespan beside lifeSpan' },
-            activeStateMachines: { type: 'object', additionalProperties: { $ref: getSchemaPath(StateMachineDto) } },
-            resetAt: EPOCH_MS_LIST,
-            actionDoneAt: EPOCH_MS_LIST,
-            behaviourTagName: { type: 'string', nullable: true },
-          },
-        },
-      },
-      behaviourTags: {
-        type: 'array',
-        nullable: true,
-        items: {
-          type: 'object',
-          properties: {
-            behaviourTagName: { type: 'string' },
-            exposureRule: { ...OPEN_OBJECT, description: "the tag's exposure rule plus the user's ctasResetAt" },
-            ctaRelation: { ...OPEN_OBJECT, description: "shownCta and hideCta, plus the user's activeCtas" },
-          },
-        },
-      },
+      activeStateMachines: { 'store-77': DELTA_EXAMPLE.ctas[0].activeStateMachines['store-77'] },
+      resetAt: DELTA_EXAMPLE.ctas[0].resetAt,
+      actionDoneAt: DELTA_EXAMPLE.ctas[0].actionDoneAt,
+      behaviourTagName: FLOW_TAG_NAME,
     },
-  },
-  LAUNCH_EXAMPLE.data,
-);
+  ],
+  behaviourTags: [
+    {
+      behaviourTagName: FLOW_TAG_NAME,
+      exposureRule: {
+        session: { limit: 1 },
+        window: { limit: 2, unit: 'days', value: 1 },
+        lifespan: { limit: 20 },
+        ctasResetAt: DELTA_EXAMPLE.behaviourTags[0].exposureRule.ctasResetAt,
+      },
+      ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] }, activeCtas: [FLOW_CTA] },
+    },
+  ],
+};
 
 const SDK_HEADERS = [
   TENANT_HEADER,
@@ -196,7 +154,7 @@ export class SdkStateController {
       'with state': { summary: 'the state the device holds for the example CTA, merged first', value: DELTA_EXAMPLE },
     },
   })
-  @ApiOkResponse({ description: 'the eligible CTAs and their behaviour tags', schema: LAUNCH_SCHEMA })
+  @ApiDataResponse(LaunchResponseDto, { description: 'the eligible CTAs and their behaviour tags', example: LAUNCH_EXAMPLE })
   @ApiBadRequest(
     "INVALID_REQUEST: a malformed snapshot body ('invalid request'), or a missing or malformed auth-userid or x-tenant-id",
     MALFORMED_SNAPSHOTS_EXAMPLE,
@@ -231,7 +189,7 @@ export class SdkStateController {
     type: SnapshotRequestDto,
     examples: { delta: { summary: 'the state the device holds for the example CTA', value: DELTA_EXAMPLE } },
   })
-  @ApiOkResponse({ description: 'whether the snapshots were stored', schema: dataEnvelopeSchema({ type: 'boolean' }, true) })
+  @ApiDataResponse({ type: 'boolean' }, { description: 'whether the snapshots were stored', example: true })
   @ApiBadRequest(
     "INVALID_REQUEST: a malformed snapshot body ('invalid request'; nothing is stored), or a missing or malformed auth-userid or x-tenant-id",
     MALFORMED_SNAPSHOTS_EXAMPLE,

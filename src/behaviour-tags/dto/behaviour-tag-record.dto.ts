@@ -39,8 +39,3 @@ export class BehaviourTagListDto {
   @ApiProperty({ type: [BehaviourTagRecordDto], description: 'sorted by name' })
   behaviourTags: BehaviourTagRecordDto[];
 }
-
-export class BehaviourTagListEnvelopeDto {
-  @ApiProperty({ type: BehaviourTagListDto })
-  data: BehaviourTagListDto;
-}

@@ -48,3 +48,18 @@ export interface NudgePreview {
   tenantId: string;
   ttl: number;
 }
+
+/** Its answer schema; every field is sent, though the document has never marked them required. */
+export class NudgePreviewDto implements NudgePreview {
+  @ApiPropertyOptional()
+  id: string;
+
+  @ApiPropertyOptional()
+  template: string;
+
+  @ApiPropertyOptional()
+  tenantId: string;
+
+  @ApiPropertyOptional({ type: 'integer' })
+  ttl: number;
+}
