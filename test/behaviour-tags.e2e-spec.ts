@@ -3,6 +3,7 @@ import { CatalogueRevisionService } from '../src/catalogue/catalogue-revision.se
 import { AdminClient } from './admin-client';
 import { ctaBody, type CtaId, examples, tagBody, tagUpdateBody } from './fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
+import { untilAnotherTransactionWaits } from './lock-waits';
 
 const TAGS = '/engine/behaviour-tags';
 
@@ -512,7 +513,8 @@ eachDatabase('behaviour tags', (database) => {
         await writer.startTransaction();
         await writer.query('SELECT id FROM ctas WHERE tenant_id = ? AND id = ? FOR UPDATE', [tenant, Number(contested)]);
         const update = api.put(tagPath('slow'), updateBody([contested]), headers(tenant));
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The update has read its snapshot and now waits for the CTA's row.
+        await untilAnotherTransactionWaits(writer);
         await writer.query('INSERT INTO behaviour_tag_ctas (tenant_id, cta_id, tag_name) VALUES (?, ?, ?)', [
           tenant,
           Number(contested),
@@ -544,7 +546,8 @@ eachDatabase('behaviour tags', (database) => {
           [tenant, 'contested', JSON.stringify(examples.tag.exposureRule), JSON.stringify(listTag('x', []).ctaRelation), 'other'],
         );
         const create = api.post(TAGS, listTag('contested', []), headers(tenant));
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The create's name check found nothing; its insert now waits at the name key for our row.
+        await untilAnotherTransactionWaits(writer);
         await writer.commitTransaction();
         const res = await create;
         expect(res.body).toEqual(
