@@ -18,8 +18,8 @@ const copy = <T>(value: T): T => structuredClone(value);
  */
 export const examples = {
   rule: (): Record<string, any> => copy(CREATE_EXAMPLE.rule),
-  delta: (ctaId: string): any => deltaExample(ctaId),
-  launch: (ctaId: string): any => launchExample(ctaId),
+  delta: (ctaId: string): any => copy(deltaExample(ctaId)),
+  launch: (ctaId: string): any => copy(launchExample(ctaId)),
   tag: copy(CREATE_TAG_EXAMPLE) as Record<string, any> & typeof CREATE_TAG_EXAMPLE,
 };
 
@@ -38,10 +38,10 @@ export const ctaBody = (fields: Record<string, unknown> = {}): Record<string, an
 });
 
 /** The example tag's relation: any one linked CTA shows, the rest hide. */
-export const ANY_REST = (): Record<string, any> => copy(CREATE_TAG_EXAMPLE.ctaRelation);
+const exampleRelation = (): Record<string, any> => copy(CREATE_TAG_EXAMPLE.ctaRelation);
 
 /** The example tag named `name`, linking `linkedCtas` under `ctaRelation` (default the example's). */
-export const tagBody = (name: string, linkedCtas: CtaId[] = [], ctaRelation: unknown = ANY_REST()): Record<string, any> => ({
+export const tagBody = (name: string, linkedCtas: CtaId[] = [], ctaRelation: unknown = exampleRelation()): Record<string, any> => ({
   ...copy(CREATE_TAG_EXAMPLE),
   behaviourTagName: name,
   ctaRelation,
@@ -49,7 +49,7 @@ export const tagBody = (name: string, linkedCtas: CtaId[] = [], ctaRelation: unk
 });
 
 /** The same body for an update (no name in it). */
-export const tagUpdateBody = (linkedCtas: CtaId[] = [], ctaRelation: unknown = ANY_REST()): Record<string, any> => {
+export const tagUpdateBody = (linkedCtas: CtaId[] = [], ctaRelation: unknown = exampleRelation()): Record<string, any> => {
   const { behaviourTagName: _name, ...body } = tagBody('', linkedCtas, ctaRelation);
   return body;
 };
