@@ -6,8 +6,8 @@
  * serializer, so the format cannot drift.
  */
 const { emptyUserState, serializeUserState } = require('../dist/src/sdk/user-state');
-const exampleCta = require('../test/fixtures/create-cta.json');
-const exampleTag = require('../test/fixtures/create-behaviour-tag.json');
+const { CREATE_EXAMPLE: exampleCta } = require('../dist/src/ctas/cta-api-examples');
+const { CREATE_TAG_EXAMPLE: exampleTag } = require('../dist/src/behaviour-tags/behaviour-tag-api-examples');
 
 const LIVE_CTAS = 20;
 const TAGS = ['store-nudges', 'onboarding-nudges', 'retention-nudges'];

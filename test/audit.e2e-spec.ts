@@ -1,20 +1,12 @@
+import { AdminClient } from './admin-client';
+import { ctaBody, examples, tagBody } from './fixtures';
 import { applyPatch, deepClone } from 'fast-json-patch';
 import { DataSource } from 'typeorm';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
-import { CtaClient, ctaBody } from './cta-fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { examples } from './sdk-fixtures';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-
-/** The shared tag example with a name and linked CTAs ("any one shows, the rest hide"). */
-const tagBody = (name: string, linkedCtas: string[]): Record<string, any> => ({
-  ...JSON.parse(JSON.stringify(examples.tag)),
-  behaviourTagName: name,
-  ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] } },
-  linkedCtas,
-});
 
 const property = (propertyName: string) => ({ propertyName, type: 'string', isMandatory: true });
 
@@ -63,7 +55,7 @@ eachDatabase('audit history', (database) => {
 
   describe('an entry for each kind of change', () => {
     it('records a CTA create with the record as GET shows it, the key, the user header and the request id', async () => {
-      const ctas = new CtaClient(api, 'audit-create');
+      const ctas = new AdminClient(api, 'audit-create');
       const sent = api.clock.now();
       const res = await api.post('/engine/ctas', ctaBody(), { ...ctas.headers(), 'x-request-id': 'create-request-1' });
       const answered = api.clock.now();
@@ -90,7 +82,7 @@ eachDatabase('audit history', (database) => {
     });
 
     it('records a CTA update with before, after and the patch between them', async () => {
-      const ctas = new CtaClient(api, 'audit-update');
+      const ctas = new AdminClient(api, 'audit-update');
       const id = await ctas.create({ description: 'first', team: 'growth' });
       const before = await ctas.get(id);
       api.clock.advance(1000);
@@ -124,7 +116,7 @@ eachDatabase('audit history', (database) => {
     });
 
     it('records status changes by their action, with the optional user header or null', async () => {
-      const ctas = new CtaClient(api, 'audit-status');
+      const ctas = new AdminClient(api, 'audit-status');
       const id = await ctas.create();
       const draft = await ctas.get(id);
       expect((await api.put(`/engine/ctas/${id}/live`, undefined, headersOf('audit-status', { user: 'carol@example.com' }))).status).toBe(
@@ -144,7 +136,7 @@ eachDatabase('audit history', (database) => {
     });
 
     it('refuses a blank-but-long user header on a status route like anywhere else', async () => {
-      const ctas = new CtaClient(api, 'audit-status-user');
+      const ctas = new AdminClient(api, 'audit-status-user');
       const id = await ctas.create();
       const res = await api.put(`/engine/ctas/${id}/live`, undefined, headersOf('audit-status-user', { user: 'u'.repeat(256) }));
       expect(res.body).toEqual(errorBody('INVALID_REQUEST', "header 'user' must be at most 255 characters"));
@@ -196,7 +188,7 @@ eachDatabase('audit history', (database) => {
 
     it('records behaviour tag creates and updates with the record as the list shows it', async () => {
       const tenant = 'audit-tags';
-      const ctas = new CtaClient(api, tenant);
+      const ctas = new AdminClient(api, tenant);
       const [a, b] = [String(await ctas.create()), String(await ctas.create())];
       expect((await api.post('/engine/behaviour-tags', tagBody('store-nudges', [a, b]), ctas.headers())).status).toBe(200);
       const list = async () => (await api.get('/engine/behaviour-tags', headersOf(tenant))).body.data.behaviourTags[0];
@@ -285,7 +277,7 @@ eachDatabase('audit history', (database) => {
     const tenant = 'audit-cohorts';
 
     it('records cohort creates, updates and deletes with the record as GET shows it', async () => {
-      const ctas = new CtaClient(api, tenant);
+      const ctas = new AdminClient(api, tenant);
       const sent = api.clock.now();
       const res = await api.post(
         '/engine/cohorts',
@@ -440,7 +432,7 @@ eachDatabase('audit history', (database) => {
   describe('refused requests', () => {
     it('write no entry', async () => {
       const tenant = 'audit-refused';
-      const ctas = new CtaClient(api, tenant);
+      const ctas = new AdminClient(api, tenant);
       const id = await ctas.create({ name: 'taken' });
       const count = async () => (await audit(tenant)).body.data.totalEntries;
       expect(await count()).toBe(1);
@@ -467,7 +459,7 @@ eachDatabase('audit history', (database) => {
 
     it('write no entry for refused cohort changes', async () => {
       const tenant = 'audit-cohorts-refused';
-      const ctas = new CtaClient(api, tenant);
+      const ctas = new AdminClient(api, tenant);
       const post = (body: unknown) => api.post('/engine/cohorts', body, ctas.headers());
       expect((await post({ name: 'staff', kind: 'static' })).status).toBe(200);
       expect((await post({ name: 'staff-on-old', kind: 'rule', rule: { all: [{ cohort: 'staff' }, ...BELOW_5_2.all] } })).status).toBe(200);
@@ -514,7 +506,7 @@ eachDatabase('audit history', (database) => {
 
     it('rolls every kind of change back when its entry cannot be written', async () => {
       const tenant = 'audit-atomic';
-      const ctas = new CtaClient(api, tenant);
+      const ctas = new AdminClient(api, tenant);
       const id = await ctas.create({ description: 'kept' });
       const other = String(await ctas.create());
       expect((await api.post('/engine/events', { events: [{ eventName: 'kept', properties: [] }] }, ctas.headers())).status).toBe(200);
@@ -587,7 +579,7 @@ eachDatabase('audit history', (database) => {
     let id: number;
     let entries: any[];
     beforeAll(async () => {
-      const ctas = new CtaClient(api, tenant);
+      const ctas = new AdminClient(api, tenant);
       id = await ctas.create();
       for (const team of ['a', 'b', 'c', 'd']) {
         api.clock.advance(10);
@@ -671,7 +663,7 @@ eachDatabase('audit history', (database) => {
 
   describe('restore', () => {
     const tenant = 'audit-restore';
-    const ctas = () => new CtaClient(api, tenant);
+    const ctas = () => new AdminClient(api, tenant);
     const restore = (id: number | string, auditId: number | string, tenantId = tenant) =>
       api.post(`/engine/ctas/${id}/restore/${auditId}`, undefined, headersOf(tenantId, { user: 'restorer@example.com' }));
 
@@ -758,7 +750,7 @@ eachDatabase('audit history', (database) => {
       const [otherEntry] = (await history(tenant, otherId)).body.data.entries;
       await api.post('/engine/events', { events: [{ eventName: 'e' }] }, headersOf(tenant));
       const [eventEntry] = await entriesOf(tenant, '&entityType=event');
-      const foreignTenant = new CtaClient(api, 'audit-restore-other');
+      const foreignTenant = new AdminClient(api, 'audit-restore-other');
       const foreignId = await foreignTenant.create();
       const [foreignEntry] = (await history('audit-restore-other', foreignId)).body.data.entries;
       for (const auditId of [999999999, 'abc', otherEntry.id, eventEntry.id, foreignEntry.id]) {
@@ -785,7 +777,7 @@ eachDatabase('audit history', (database) => {
   describe('the periodic job', () => {
     it('records its timed transitions with the actor scheduler', async () => {
       const tenant = 'audit-scheduler';
-      const client = new CtaClient(api, tenant);
+      const client = new AdminClient(api, tenant);
       const start = api.clock.now() + HOUR;
       const id = await client.create({ startTime: start, endTime: start + HOUR });
       expect((await client.status(id, 'schedule')).status).toBe(200);
@@ -813,7 +805,7 @@ eachDatabase('audit retention', (database) => {
   afterAll(() => api.close());
 
   it('purges entries older than AUDIT_RETENTION_DAYS in the periodic job, and keeps the younger ones', async () => {
-    const client = new CtaClient(api, 'audit-retention');
+    const client = new AdminClient(api, 'audit-retention');
     const old = await client.create();
     api.clock.advance(20 * DAY);
     const young = await client.create();

@@ -1,31 +1,26 @@
 import { DataSource } from 'typeorm';
 import { CatalogueRevisionService } from '../src/catalogue/catalogue-revision.service';
-import createTagExample from './fixtures/create-behaviour-tag.json';
-import createCtaExample from './fixtures/create-cta.json';
+import { AdminClient } from './admin-client';
+import { ctaBody, type CtaId, examples, tagBody, tagUpdateBody } from './fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
-
-type StatusAction = 'live' | 'pause' | 'schedule' | 'conclude' | 'terminate';
-type CtaId = string | number;
+import { untilAnotherTransactionWaits } from './lock-waits';
 
 const TAGS = '/engine/behaviour-tags';
 
 const headers = (tenantId: string, user = 'alice@example.com'): Record<string, string> => ({ 'x-tenant-id': tenantId, user });
 
-/** The shared example body with a name, linked CTAs, and a LIST/LIST relation hiding some of them. */
-function tagBody(name: string, linkedCtas: CtaId[], hide: CtaId[] = linkedCtas.slice(0, 1)): Record<string, any> {
-  return {
-    ...JSON.parse(JSON.stringify(createTagExample)),
-    behaviourTagName: name,
-    ctaRelation: { shownCta: { rule: 'LIST', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: hide } },
-    linkedCtas,
-  };
-}
+/** A LIST/LIST relation hiding `hide`. */
+const hiding = (hide: CtaId[]) => ({ shownCta: { rule: 'LIST', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: hide } });
+
+/** The shared example tag with a name, linked CTAs, and a LIST/LIST relation hiding some of them. */
+const listTag = (name: string, linkedCtas: CtaId[], hide: CtaId[] = linkedCtas.slice(0, 1)): Record<string, any> =>
+  tagBody(name, linkedCtas, hiding(hide));
 
 /** The same body for an update (no name). */
-function updateBody(linkedCtas: CtaId[], fields: Record<string, unknown> = {}): Record<string, any> {
-  const { behaviourTagName: _name, ...body } = tagBody('unused', linkedCtas);
-  return { ...body, ...fields };
-}
+const updateBody = (linkedCtas: CtaId[], fields: Record<string, unknown> = {}): Record<string, any> => ({
+  ...tagUpdateBody(linkedCtas, hiding(linkedCtas.slice(0, 1))),
+  ...fields,
+});
 
 const tagPath = (name: string): string => `${TAGS}/${encodeURIComponent(name)}`;
 
@@ -39,11 +34,11 @@ eachDatabase('behaviour tags', (database) => {
   });
   afterAll(() => api.close());
 
+  const admin = (tenantId: string): AdminClient => new AdminClient(api, tenantId, 'alice@example.com');
+
   /** A draft CTA created through the admin API, as an operator would; returns its id. */
   async function createCta(tenantId: string): Promise<string> {
-    const res = await api.post('/engine/ctas', { ...createCtaExample, name: unique('cta') }, headers(tenantId));
-    expect(res.status).toBe(200);
-    return String(res.body.data);
+    return String(await admin(tenantId).create({ name: unique('cta') }));
   }
 
   async function createCtas(tenantId: string, count: number): Promise<string[]> {
@@ -52,13 +47,6 @@ eachDatabase('behaviour tags', (database) => {
       ids.push(await createCta(tenantId));
     }
     return ids;
-  }
-
-  async function moveCta(tenantId: string, id: string, ...actions: StatusAction[]): Promise<void> {
-    for (const action of actions) {
-      const res = await api.put(`/engine/ctas/${id}/${action}`, undefined, headers(tenantId));
-      expect(res.status).toBe(200);
-    }
   }
 
   async function listTags(tenantId: string): Promise<any[]> {
@@ -72,7 +60,7 @@ eachDatabase('behaviour tags', (database) => {
   }
 
   async function createTag(tenantId: string, name: string, linkedCtas: CtaId[]): Promise<void> {
-    const res = await api.post(TAGS, tagBody(name, linkedCtas), headers(tenantId));
+    const res = await api.post(TAGS, listTag(name, linkedCtas), headers(tenantId));
     expect(res.body).toEqual({});
     expect(res.status).toBe(200);
   }
@@ -82,7 +70,7 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const [first, second] = await createCtas(tenant, 2);
       const before = api.clock.now();
-      const res = await api.post(`${TAGS}/`, tagBody('store-nudges', [Number(first), second]), headers(tenant, 'bob'));
+      const res = await api.post(`${TAGS}/`, listTag('store-nudges', [Number(first), second]), headers(tenant, 'bob'));
       const after = api.clock.now();
       expect(res.status).toBe(200);
       expect(res.body).toEqual({});
@@ -94,12 +82,12 @@ eachDatabase('behaviour tags', (database) => {
           behaviourTags: [
             {
               name: 'store-nudges',
-              description: createTagExample.description,
+              description: examples.tag.description,
               createdAt: expect.any(Number),
               createdBy: 'bob',
               lastUpdatedAt: expect.any(Number),
               lastUpdatedBy: 'bob',
-              exposureRule: createTagExample.exposureRule,
+              exposureRule: examples.tag.exposureRule,
               ctaRelation: { shownCta: { rule: 'LIST', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [first] } },
               linkedCtas: [first, second].sort((a, b) => Number(a) - Number(b)),
               tenantId: tenant,
@@ -117,9 +105,9 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const [id] = await createCtas(tenant, 1);
       await createTag(tenant, 'empty', []);
-      const { description: _description, ...body } = tagBody('zeros', [`00${id}`, Number(id), id], [`0${id}`]);
+      const { description: _description, ...body } = listTag('zeros', [`00${id}`, Number(id), id], [`0${id}`]);
       expect((await api.post(TAGS, body, headers(tenant))).status).toBe(200);
-      expect(await tagNamed(tenant, 'empty')).toMatchObject({ linkedCtas: [], description: createTagExample.description });
+      expect(await tagNamed(tenant, 'empty')).toMatchObject({ linkedCtas: [], description: examples.tag.description });
       expect(await tagNamed(tenant, 'zeros')).toMatchObject({
         description: null,
         linkedCtas: [id],
@@ -130,13 +118,13 @@ eachDatabase('behaviour tags', (database) => {
     it('answers CAMPAIGN_DUPLICATE_NAME for a taken name; names compare exactly', async () => {
       const tenant = unique('t');
       await createTag(tenant, 'promo', []);
-      const res = await api.post(TAGS, tagBody('promo', []), headers(tenant));
+      const res = await api.post(TAGS, listTag('promo', []), headers(tenant));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('CAMPAIGN_DUPLICATE_NAME', "behaviourTagName: a behaviour tag named 'promo' already exists"));
       await createTag(tenant, 'Promo', []);
       expect((await listTags(tenant)).map((tag) => tag.name)).toEqual(['Promo', 'promo']);
       // MySQL/MariaDB would compare 'promo ' equal to 'promo': names never end (or start) with whitespace.
-      const padded = await api.post(TAGS, tagBody('promo ', []), headers(tenant));
+      const padded = await api.post(TAGS, listTag('promo ', []), headers(tenant));
       expect(padded.body).toEqual(errorBody('CAMPAIGN_INVALID', 'behaviourTagName must not start or end with whitespace'));
       const update = await api.put(tagPath('promo '), updateBody([]), headers(tenant));
       expect(update.body).toEqual(errorBody('CAMPAIGN_INVALID', "behaviour tag 'promo ' does not exist"));
@@ -147,7 +135,7 @@ eachDatabase('behaviour tags', (database) => {
       const [idA] = await createCtas(a, 1);
       await createTag(a, 'shared', [idA]);
       // The other tenant cannot link tenant a's CTA: it does not exist there.
-      const res = await api.post(TAGS, tagBody('shared', [idA]), headers(b));
+      const res = await api.post(TAGS, listTag('shared', [idA]), headers(b));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', `linkedCtas: CTA ${idA} does not exist`));
       await createTag(b, 'shared', []);
@@ -158,7 +146,7 @@ eachDatabase('behaviour tags', (database) => {
     it('requires the user header (INVALID_REQUEST) and writes nothing without it', async () => {
       const tenant = unique('t');
       for (const user of [undefined, '', '   ', 'u'.repeat(256)]) {
-        const res = await api.post(TAGS, tagBody('no-user', []), { 'x-tenant-id': tenant, ...(user === undefined ? {} : { user }) });
+        const res = await api.post(TAGS, listTag('no-user', []), { 'x-tenant-id': tenant, ...(user === undefined ? {} : { user }) });
         expect(res.status).toBe(400);
         expect(res.body).toEqual(errorBody('INVALID_REQUEST'));
       }
@@ -166,7 +154,7 @@ eachDatabase('behaviour tags', (database) => {
     });
 
     it('answers INVALID_REQUEST for a malformed tenant or malformed JSON', async () => {
-      expect((await api.post(TAGS, tagBody('x', []), headers('bad tenant!'))).body).toEqual(errorBody('INVALID_REQUEST'));
+      expect((await api.post(TAGS, listTag('x', []), headers('bad tenant!'))).body).toEqual(errorBody('INVALID_REQUEST'));
       const res = await api.request('POST', TAGS, { body: '{"behaviourTagName":', headers: headers(unique('t')) });
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('INVALID_REQUEST'));
@@ -208,7 +196,7 @@ eachDatabase('behaviour tags', (database) => {
       ],
     ])('rejects %s with CAMPAIGN_INVALID naming the field, writing nothing', async (_case, change, message) => {
       const tenant = unique('t');
-      const res = await api.post(TAGS, change(tagBody('invalid', [])), headers(tenant));
+      const res = await api.post(TAGS, change(listTag('invalid', [])), headers(tenant));
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('CAMPAIGN_INVALID');
       expect(res.body.error.message).toContain(message);
@@ -218,7 +206,7 @@ eachDatabase('behaviour tags', (database) => {
     it('rejects linked ids that are not CTAs of the tenant, naming them', async () => {
       const tenant = unique('t');
       const [id] = await createCtas(tenant, 1);
-      const res = await api.post(TAGS, tagBody('ghost', [id, '999999', 999998]), headers(tenant));
+      const res = await api.post(TAGS, listTag('ghost', [id, '999999', 999998]), headers(tenant));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', 'linkedCtas: CTAs 999999, 999998 do not exist'));
       expect(await listTags(tenant)).toEqual([]);
@@ -227,10 +215,10 @@ eachDatabase('behaviour tags', (database) => {
     it('rejects a ctaList id that is not linked, naming the list and the id', async () => {
       const tenant = unique('t');
       const [linked, other] = await createCtas(tenant, 2);
-      const res = await api.post(TAGS, tagBody('lists', [linked], [linked, other]), headers(tenant));
+      const res = await api.post(TAGS, listTag('lists', [linked], [linked, other]), headers(tenant));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', `ctaRelation.hideCta.ctaList: CTA ${other} not in linkedCtas`));
-      const shown = tagBody('lists', [linked]);
+      const shown = listTag('lists', [linked]);
       shown.ctaRelation.shownCta = { rule: 'LIST', ctaList: [Number(other)] };
       expect((await api.post(TAGS, shown, headers(tenant))).body).toEqual(
         errorBody('CAMPAIGN_INVALID', `ctaRelation.shownCta.ctaList: CTA ${other} not in linkedCtas`),
@@ -242,7 +230,7 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const [taken, free] = await createCtas(tenant, 2);
       await createTag(tenant, 'first owner', [taken]);
-      const res = await api.post(TAGS, tagBody('second', [free, taken], [free]), headers(tenant));
+      const res = await api.post(TAGS, listTag('second', [free, taken], [free]), headers(tenant));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(
         errorBody(
@@ -258,11 +246,11 @@ eachDatabase('behaviour tags', (database) => {
     it('links only draft or paused CTAs, naming each other CTA and its status', async () => {
       const tenant = unique('t');
       const [draft, paused, live, concluded, terminated] = await createCtas(tenant, 5);
-      await moveCta(tenant, paused, 'live', 'pause');
-      await moveCta(tenant, live, 'live');
-      await moveCta(tenant, concluded, 'live', 'conclude');
-      await moveCta(tenant, terminated, 'terminate');
-      const res = await api.post(TAGS, tagBody('running', [draft, paused, live, concluded, terminated]), headers(tenant));
+      await admin(tenant).move(paused, 'live', 'pause');
+      await admin(tenant).move(live, 'live');
+      await admin(tenant).move(concluded, 'live', 'conclude');
+      await admin(tenant).move(terminated, 'terminate');
+      const res = await api.post(TAGS, listTag('running', [draft, paused, live, concluded, terminated]), headers(tenant));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(
         errorBody(
@@ -278,12 +266,12 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const res = await api.post(
         '/engine/ctas',
-        { ...createCtaExample, name: unique('scheduled'), startTime: api.clock.now() + 3_600_000 },
+        ctaBody({ name: unique('scheduled'), startTime: api.clock.now() + 3_600_000 }),
         headers(tenant),
       );
       const id = String(res.body.data);
-      await moveCta(tenant, id, 'schedule');
-      const tag = await api.post(TAGS, tagBody('later', [id]), headers(tenant));
+      await admin(tenant).move(id, 'schedule');
+      const tag = await api.post(TAGS, listTag('later', [id]), headers(tenant));
       expect(tag.body).toEqual(
         errorBody('CAMPAIGN_INVALID', `linkedCtas: a new behaviour tag can link only draft or paused CTAs; CTA ${id} is scheduled`),
       );
@@ -359,7 +347,7 @@ eachDatabase('behaviour tags', (database) => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('CAMPAIGN_INVALID');
       expect(res.body.error.message).toMatch(/^behaviourTagName: a behaviour tag cannot be renamed/);
-      expect((await listTags(tenant)).map((tag) => [tag.name, tag.description])).toEqual([['fixed', createTagExample.description]]);
+      expect((await listTags(tenant)).map((tag) => [tag.name, tag.description])).toEqual([['fixed', examples.tag.description]]);
     });
 
     it('validates the body like create (CAMPAIGN_INVALID naming the field) and requires the user header', async () => {
@@ -372,7 +360,7 @@ eachDatabase('behaviour tags', (database) => {
       const noUser = await api.put(tagPath('strict'), updateBody([]), { 'x-tenant-id': tenant });
       expect(noUser.body).toEqual(errorBody('INVALID_REQUEST', "header 'user' is required"));
       const tag = await tagNamed(tenant, 'strict');
-      expect(tag).toMatchObject({ lastUpdatedBy: 'alice@example.com', exposureRule: createTagExample.exposureRule });
+      expect(tag).toMatchObject({ lastUpdatedBy: 'alice@example.com', exposureRule: examples.tag.exposureRule });
       expect(tag.lastUpdatedAt).toBe(tag.createdAt);
     });
 
@@ -399,8 +387,8 @@ eachDatabase('behaviour tags', (database) => {
       }
       // Nothing of the rejected updates was written; re-sending its own set is fine.
       expect((await listTags(tenant)).map((tag) => [tag.name, tag.linkedCtas, tag.description])).toEqual([
-        ['mine', [mine], createTagExample.description],
-        ['theirs', [theirs], createTagExample.description],
+        ['mine', [mine], examples.tag.description],
+        ['theirs', [theirs], examples.tag.description],
       ]);
       expect((await api.put(tagPath('mine'), updateBody([mine, free]), headers(tenant))).status).toBe(200);
     });
@@ -409,15 +397,15 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const [linked, concluded, terminated, live] = await createCtas(tenant, 4);
       await createTag(tenant, 'lifecycle', [linked, concluded, terminated]);
-      await moveCta(tenant, concluded, 'live', 'conclude');
-      await moveCta(tenant, terminated, 'terminate');
+      await admin(tenant).move(concluded, 'live', 'conclude');
+      await admin(tenant).move(terminated, 'terminate');
       // Concluded and terminated CTAs no longer run: the tag may change, and keep them.
       expect(
         (await api.put(tagPath('lifecycle'), updateBody([linked, concluded, terminated], { description: 'v2' }), headers(tenant))).status,
       ).toBe(200);
 
       // A live CTA among those linked before blocks the update, even one the update would drop.
-      await moveCta(tenant, linked, 'live');
+      await admin(tenant).move(linked, 'live');
       let res = await api.put(tagPath('lifecycle'), updateBody([concluded]), headers(tenant));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(
@@ -426,10 +414,10 @@ eachDatabase('behaviour tags', (database) => {
           `behaviour tag 'lifecycle' can change only while none of its CTAs is live or scheduled; CTA ${linked} is live`,
         ),
       );
-      await moveCta(tenant, linked, 'pause');
+      await admin(tenant).move(linked, 'pause');
 
       // A live CTA among those linked after, too.
-      await moveCta(tenant, live, 'live');
+      await admin(tenant).move(live, 'live');
       res = await api.put(tagPath('lifecycle'), updateBody([linked, live]), headers(tenant));
       expect(res.body).toEqual(
         errorBody(
@@ -455,7 +443,7 @@ eachDatabase('behaviour tags', (database) => {
     });
 
     it('uses the default tenant without x-tenant-id and rejects a malformed one', async () => {
-      await api.post(TAGS, tagBody('default-tenant-tag', []), { user: 'alice' });
+      await api.post(TAGS, listTag('default-tenant-tag', []), { user: 'alice' });
       expect((await api.get(TAGS)).body.data.behaviourTags.map((tag: any) => [tag.name, tag.tenantId])).toContainEqual([
         'default-tenant-tag',
         'default',
@@ -473,8 +461,8 @@ eachDatabase('behaviour tags', (database) => {
         const [contested, a, b] = await createCtas(tenant, 3);
         const names = [unique('left'), unique('right')];
         const results = await Promise.all([
-          api.post(TAGS, tagBody(names[0], [a, contested]), headers(tenant)),
-          api.post(TAGS, tagBody(names[1], [contested, b]), headers(tenant)),
+          api.post(TAGS, listTag(names[0], [a, contested]), headers(tenant)),
+          api.post(TAGS, listTag(names[1], [contested, b]), headers(tenant)),
         ]);
         const winners = results.filter((res) => res.status === 200);
         expect(winners).toHaveLength(1);
@@ -502,7 +490,7 @@ eachDatabase('behaviour tags', (database) => {
         const created = unique('created');
         const results = await Promise.all([
           api.put(tagPath(existing), updateBody([contested]), headers(tenant)),
-          api.post(TAGS, tagBody(created, [contested]), headers(tenant)),
+          api.post(TAGS, listTag(created, [contested]), headers(tenant)),
         ]);
         expect(results.map((res) => res.status).sort()).toEqual([200, 400]);
         const owners = (await listTags(tenant)).filter((tag) => tag.linkedCtas.includes(contested));
@@ -525,7 +513,8 @@ eachDatabase('behaviour tags', (database) => {
         await writer.startTransaction();
         await writer.query('SELECT id FROM ctas WHERE tenant_id = ? AND id = ? FOR UPDATE', [tenant, Number(contested)]);
         const update = api.put(tagPath('slow'), updateBody([contested]), headers(tenant));
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The update has read its snapshot and now waits for the CTA's row.
+        await untilAnotherTransactionWaits(writer);
         await writer.query('INSERT INTO behaviour_tag_ctas (tenant_id, cta_id, tag_name) VALUES (?, ?, ?)', [
           tenant,
           Number(contested),
@@ -554,10 +543,11 @@ eachDatabase('behaviour tags', (database) => {
         await writer.startTransaction();
         await writer.query(
           'INSERT INTO behaviour_tags (tenant_id, name, description, exposure_rule, cta_relation, created_at, created_by) VALUES (?, ?, NULL, ?, ?, 1, ?)',
-          [tenant, 'contested', JSON.stringify(createTagExample.exposureRule), JSON.stringify(tagBody('x', []).ctaRelation), 'other'],
+          [tenant, 'contested', JSON.stringify(examples.tag.exposureRule), JSON.stringify(listTag('x', []).ctaRelation), 'other'],
         );
-        const create = api.post(TAGS, tagBody('contested', []), headers(tenant));
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        const create = api.post(TAGS, listTag('contested', []), headers(tenant));
+        // The create's name check found nothing; its insert now waits at the name key for our row.
+        await untilAnotherTransactionWaits(writer);
         await writer.commitTransaction();
         const res = await create;
         expect(res.body).toEqual(
@@ -575,9 +565,9 @@ eachDatabase('behaviour tags', (database) => {
         const [a, b] = await createCtas(tenant, 2);
         const name = unique('same');
         const results = await Promise.all([
-          api.post(TAGS, tagBody(name, [a]), headers(tenant, 'first')),
-          api.post(TAGS, tagBody(name, [b]), headers(tenant, 'second')),
-          api.post(TAGS, tagBody(name, []), headers(tenant, 'third')),
+          api.post(TAGS, listTag(name, [a]), headers(tenant, 'first')),
+          api.post(TAGS, listTag(name, [b]), headers(tenant, 'second')),
+          api.post(TAGS, listTag(name, []), headers(tenant, 'third')),
         ]);
         expect(results.map((res) => res.status).sort()).toEqual([200, 400, 400]);
         for (const loser of results.filter((res) => res.status === 400)) {
@@ -605,7 +595,7 @@ eachDatabase('behaviour tags', (database) => {
       expect(await revisions.current(tenant)).toBe(start + 1);
       expect((await api.put(tagPath('rev'), updateBody([]), headers(tenant))).status).toBe(200);
       expect(await revisions.current(tenant)).toBe(start + 2);
-      expect((await api.post(TAGS, tagBody('rev', []), headers(tenant))).status).toBe(400);
+      expect((await api.post(TAGS, listTag('rev', []), headers(tenant))).status).toBe(400);
       expect((await api.put(tagPath('rev'), updateBody(['777777']), headers(tenant))).status).toBe(400);
       expect(await revisions.current(tenant)).toBe(start + 2);
     });
@@ -614,8 +604,8 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const [tagged, untagged] = await createCtas(tenant, 2);
       await createTag(tenant, 'store-nudges', [tagged]);
-      await moveCta(tenant, tagged, 'live');
-      await moveCta(tenant, untagged, 'live');
+      await admin(tenant).move(tagged, 'live');
+      await admin(tenant).move(untagged, 'live');
       const res = await api.post('/cta/active/state-machines', {}, { 'x-tenant-id': tenant, 'auth-userid': '77', api_version: '1' });
       expect(res.status).toBe(200);
       const byId = new Map(res.body.data.ctas.map((cta: any) => [cta.ctaId, cta.behaviourTagName]));
@@ -628,7 +618,7 @@ eachDatabase('behaviour tags', (database) => {
       expect(res.body.data.behaviourTags).toEqual([
         {
           behaviourTagName: 'store-nudges',
-          exposureRule: { ...createTagExample.exposureRule, ctasResetAt: [] },
+          exposureRule: { ...examples.tag.exposureRule, ctasResetAt: [] },
           ctaRelation: { shownCta: { rule: 'LIST', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: [tagged] }, activeCtas: [] },
         },
       ]);

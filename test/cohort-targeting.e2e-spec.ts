@@ -1,6 +1,7 @@
+import { AdminClient } from './admin-client';
+import { runClockAfterExamples, sdkHeaders } from './fixtures';
 import { bucketOf } from '../src/cohorts/cohort-rule';
 import { eachDatabase, TestApp } from './harness';
-import { AdminCatalogue, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const LAUNCH = '/cta/active/state-machines/';
 
@@ -19,7 +20,7 @@ eachDatabase('Cohort targeting at launch', (database) => {
   let tenantCount = 0;
 
   const tenant = () => {
-    const catalogue = new AdminCatalogue(api, `targeting-${++tenantCount}`);
+    const catalogue = new AdminClient(api, `targeting-${++tenantCount}`);
     const admin = { 'x-tenant-id': catalogue.tenantId, user: 'ops@example.com' };
     return {
       catalogue,

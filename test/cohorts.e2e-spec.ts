@@ -1,4 +1,5 @@
-import { AdminCatalogue, examples } from './sdk-fixtures';
+import { AdminClient } from './admin-client';
+import { examples } from './fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
 let tenantSequence = 0;
@@ -216,7 +217,7 @@ eachDatabase('Cohorts admin API', (database) => {
 
     it('shows the CTAs naming a cohort in usedBy, and refuses to delete it while one is live, scheduled or paused', async () => {
       const cohorts = new CohortClient(api);
-      const catalogue = new AdminCatalogue(api, cohorts.tenantId);
+      const catalogue = new AdminClient(api, cohorts.tenantId);
       await cohorts.create({ name: 'paying', kind: 'static' });
       const rule = (includes: string[], excludes: string[]) => ({ cohortEligibility: { includes, excludes } });
       const live = await catalogue.cta({ rule: rule(['all'], ['paying']) });
@@ -229,9 +230,9 @@ eachDatabase('Cohorts admin API', (database) => {
           `cohort 'paying' is named by live, scheduled or paused CTAs ${live}; conclude, terminate or edit them first`,
         ),
       });
-      await catalogue.status(live, 'pause');
+      await catalogue.move(live, 'pause');
       expect((await api.delete('/engine/cohorts/paying', cohorts.headers())).body.error.code).toBe('COHORT_IN_USE');
-      await catalogue.status(live, 'terminate');
+      await catalogue.move(live, 'terminate');
       expect(await api.delete('/engine/cohorts/paying', cohorts.headers())).toMatchObject({ status: 200, body: { data: null } });
     });
 
@@ -457,7 +458,7 @@ eachDatabase('Cohorts admin API', (database) => {
 
   it('keeps the examples usable: the shared rule names cohorts that are not checked on write', async () => {
     // Names in cohortEligibility are free text (a host's provider has its own names).
-    const catalogue = new AdminCatalogue(api, new CohortClient(api).tenantId);
+    const catalogue = new AdminClient(api, new CohortClient(api).tenantId);
     expect(
       await catalogue.cta({ rule: { ...examples.rule(), cohortEligibility: { includes: ['unknown-cohort'], excludes: [] } } }),
     ).toMatch(/^\d+$/);

@@ -1,6 +1,6 @@
+import { AdminClient } from './admin-client';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { CtaClient } from './cta-fixtures';
 
 type Status = 'draft' | 'paused' | 'live' | 'scheduled' | 'concluded' | 'terminated';
 type Action = 'live' | 'pause' | 'schedule' | 'conclude' | 'terminate';
@@ -38,7 +38,7 @@ eachDatabase('CTA status', (database) => {
       (Object.keys(ALLOWED) as Action[]).map((action) => [from, action] as const),
     );
     it.each(cases)('from %s, /%s', async (from, action) => {
-      const ctas = new CtaClient(api, `matrix-${from}-${action}`);
+      const ctas = new AdminClient(api, `matrix-${from}-${action}`);
       const startTime = api.clock.now() + HOUR;
       const id = await ctas.create({ startTime });
       for (const step of PATH_TO[from]) {
@@ -72,7 +72,7 @@ eachDatabase('CTA status', (database) => {
   });
 
   it('schedule needs a startTime that is not in the past (no tolerance)', async () => {
-    const ctas = new CtaClient(api, 'schedule-rules');
+    const ctas = new AdminClient(api, 'schedule-rules');
     const noStart = await ctas.create();
     expect((await ctas.status(noStart, 'schedule')).body).toEqual(
       errorBody('CTA_STATUS_UPDATE_INVALID', `cannot schedule CTA ${noStart}: it has no startTime`),
@@ -87,7 +87,7 @@ eachDatabase('CTA status', (database) => {
   });
 
   it('ignores the body: none, {} or any JSON', async () => {
-    const ctas = new CtaClient(api, 'bodies');
+    const ctas = new AdminClient(api, 'bodies');
     const a = await ctas.create();
     expect((await api.put(`/engine/ctas/${a}/live`, undefined, ctas.headers())).status).toBe(200);
     expect((await api.put(`/engine/ctas/${a}/pause`, {}, ctas.headers())).status).toBe(200);
@@ -96,14 +96,14 @@ eachDatabase('CTA status', (database) => {
   });
 
   it('needs no user header', async () => {
-    const ctas = new CtaClient(api, 'no-user');
+    const ctas = new AdminClient(api, 'no-user');
     const id = await ctas.create();
     const res = await api.put(`/engine/ctas/${id}/live`, undefined, { 'x-tenant-id': 'no-user' });
     expect(res.status).toBe(200);
   });
 
   it('answers CTA_STATUS_INVALID for an unknown action and CTA_ID_INVALID for unknown ids', async () => {
-    const ctas = new CtaClient(api, 'errors');
+    const ctas = new AdminClient(api, 'errors');
     const id = await ctas.create();
     expect((await ctas.status(id, 'publish' as Action)).body).toEqual(errorBody('CTA_STATUS_INVALID'));
     expect((await ctas.status(id, 'LIVE' as Action)).body).toEqual(errorBody('CTA_STATUS_INVALID'));
@@ -116,8 +116,8 @@ eachDatabase('CTA status', (database) => {
   });
 
   it('never touches another tenant’s CTA', async () => {
-    const owner = new CtaClient(api, 'owner');
-    const other = new CtaClient(api, 'intruder');
+    const owner = new AdminClient(api, 'owner');
+    const other = new AdminClient(api, 'intruder');
     const id = await owner.create();
     const res = await other.status(id, 'live');
     expect(res.status).toBe(400);
@@ -126,7 +126,7 @@ eachDatabase('CTA status', (database) => {
   });
 
   it('lets exactly one of 24 concurrent conflicting changes win', async () => {
-    const ctas = new CtaClient(api, 'race');
+    const ctas = new AdminClient(api, 'race');
     const id = await ctas.create();
     expect((await ctas.status(id, 'live')).status).toBe(200);
     const actions: Action[] = Array.from({ length: 24 }, (_, index) => (index % 2 === 0 ? 'conclude' : 'terminate'));
@@ -139,7 +139,7 @@ eachDatabase('CTA status', (database) => {
   });
 
   it('lets exactly one of 20 concurrent /live requests on a draft win', async () => {
-    const ctas = new CtaClient(api, 'race-live');
+    const ctas = new AdminClient(api, 'race-live');
     const id = await ctas.create();
     const results = await Promise.all(Array.from({ length: 20 }, () => ctas.status(id, 'live')));
     expect(results.filter((res) => res.status === 200)).toHaveLength(1);
@@ -150,7 +150,7 @@ eachDatabase('CTA status', (database) => {
     const runJobs = () => api.service(PeriodicJobsService).runAll();
 
     it('moves scheduled → live at startTime and live → concluded at endTime, idempotently', async () => {
-      const ctas = new CtaClient(api, 'timed');
+      const ctas = new AdminClient(api, 'timed');
       const now = api.clock.now();
       const id = await ctas.create({ startTime: now + HOUR, endTime: now + 3 * HOUR });
       expect((await ctas.status(id, 'schedule')).status).toBe(200);
@@ -171,7 +171,7 @@ eachDatabase('CTA status', (database) => {
     });
 
     it('concludes paused CTAs past their endTime and leaves others alone', async () => {
-      const ctas = new CtaClient(api, 'timed-paused');
+      const ctas = new AdminClient(api, 'timed-paused');
       const now = api.clock.now();
       const paused = await ctas.create({ endTime: now + HOUR });
       await ctas.status(paused, 'live');
@@ -187,7 +187,7 @@ eachDatabase('CTA status', (database) => {
     });
 
     it('takes a scheduled CTA whose start and end both passed to concluded in one run', async () => {
-      const ctas = new CtaClient(api, 'timed-both');
+      const ctas = new AdminClient(api, 'timed-both');
       const now = api.clock.now();
       const id = await ctas.create({ startTime: now + HOUR, endTime: now + 2 * HOUR });
       await ctas.status(id, 'schedule');

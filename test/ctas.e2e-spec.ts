@@ -1,8 +1,8 @@
+import { AdminClient } from './admin-client';
+import { ctaBody, examples } from './fixtures';
 import { BehaviourTagCtaEntity } from '../src/behaviour-tags/behaviour-tag-cta.entity';
 import { TransactionRunner } from '../src/database/transaction-runner';
-import { ctaBody, CtaClient } from './cta-fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { examples } from './sdk-fixtures';
 
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
@@ -23,11 +23,11 @@ eachDatabase('CTAs', (database) => {
       ),
     );
 
-  const totalOf = async (ctas: CtaClient): Promise<number> => (await ctas.list()).body.data.totalEntries;
+  const totalOf = async (ctas: AdminClient): Promise<number> => (await ctas.list()).body.data.totalEntries;
 
   describe('POST /engine/ctas/', () => {
     it('creates a draft CTA and GET answers the full record', async () => {
-      const ctas = new CtaClient(api, 'create-happy');
+      const ctas = new AdminClient(api, 'create-happy');
       const before = api.clock.now();
       const body = ctaBody({ name: 'first-purchase-reminder', tags: ['store', 'onboarding', 'store'] });
       const res = await api.post('/engine/ctas/', body, ctas.headers());
@@ -55,7 +55,7 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('keeps tags that differ only in case or trailing spaces apart', async () => {
-      const ctas = new CtaClient(api, 'create-exact-tags');
+      const ctas = new AdminClient(api, 'create-exact-tags');
       const id = await ctas.create({ tags: ['store', 'store ', 'Store'] });
       expect((await ctas.get(id)).tags.sort()).toEqual(['Store', 'store', 'store ']);
       expect((await ctas.list('?tags=store')).body.data.totalEntries).toBe(1);
@@ -68,7 +68,7 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('keeps unknown keys at every level of the rule, accepts lifespan for lifeSpan and ignores a sent ctaValidTill', async () => {
-      const ctas = new CtaClient(api, 'create-open-rule');
+      const ctas = new AdminClient(api, 'create-open-rule');
       const rule = examples.rule();
       rule.newTopLevel = { nested: [1, 'two'] };
       rule.cohortEligibility.source = 'crm';
@@ -91,7 +91,7 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('drops optional rule fields sent as null', async () => {
-      const ctas = new CtaClient(api, 'create-null-optionals');
+      const ctas = new AdminClient(api, 'create-null-optionals');
       const rule = { ...examples.rule(), resetStates: null, contextParams: null, groupByConfig: null, resetCTAonFirstLaunch: null };
       const stored = (await ctas.get(await ctas.create({ rule }))).rule;
       for (const key of ['resetStates', 'contextParams', 'groupByConfig', 'resetCTAonFirstLaunch']) {
@@ -100,7 +100,7 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('accepts start and end times inside [now - 2 min, now + 5 years]', async () => {
-      const ctas = new CtaClient(api, 'create-times');
+      const ctas = new AdminClient(api, 'create-times');
       const now = api.clock.now();
       const id = await ctas.create({ startTime: now - MINUTE, endTime: now + 5 * 365 * DAY - MINUTE });
       const record = await ctas.get(id);
@@ -109,7 +109,7 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('rejects a taken name with CTA_DUPLICATE_NAME, comparing names exactly', async () => {
-      const ctas = new CtaClient(api, 'create-duplicate');
+      const ctas = new AdminClient(api, 'create-duplicate');
       await ctas.create({ name: 'Promo' });
       const res = await api.post('/engine/ctas/', ctaBody({ name: 'Promo' }), ctas.headers());
       expect(res.status).toBe(400);
@@ -117,12 +117,12 @@ eachDatabase('CTAs', (database) => {
       await ctas.create({ name: 'promo' });
       await ctas.create({ name: 'PROMO' });
       await ctas.create({ name: 'Promo ' });
-      await new CtaClient(api, 'create-duplicate-other').create({ name: 'Promo' });
+      await new AdminClient(api, 'create-duplicate-other').create({ name: 'Promo' });
       expect(await totalOf(ctas)).toBe(4);
     });
 
     it('lets exactly one of 12 concurrent creates of the same name win', async () => {
-      const ctas = new CtaClient(api, 'create-race');
+      const ctas = new AdminClient(api, 'create-race');
       const results = await Promise.all(
         Array.from({ length: 12 }, () => api.post('/engine/ctas/', ctaBody({ name: 'same' }), ctas.headers())),
       );
@@ -133,7 +133,7 @@ eachDatabase('CTAs', (database) => {
 
     it('creates 40 differently named CTAs of one tenant at once, every one answered 200', async () => {
       // Concurrent writes of a tenant all bump its catalogue revision row: they must queue, not deadlock.
-      const ctas = new CtaClient(api, 'create-burst');
+      const ctas = new AdminClient(api, 'create-burst');
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, index) => api.post('/engine/ctas/', ctaBody({ name: `burst-${index}` }), ctas.headers())),
       );
@@ -148,7 +148,7 @@ eachDatabase('CTAs', (database) => {
         expect(res.status).toBe(400);
         expect(res.body).toEqual(errorBody('INVALID_REQUEST'));
       }
-      expect(await totalOf(new CtaClient(api, 'create-no-user'))).toBe(0);
+      expect(await totalOf(new AdminClient(api, 'create-no-user'))).toBe(0);
     });
 
     const rule = examples.rule;
@@ -257,7 +257,7 @@ eachDatabase('CTAs', (database) => {
       ],
     ];
     it.each(invalidBodies)('rejects %s with INVALID_REQUEST naming the field, writing nothing', async (_case, fields, message) => {
-      const ctas = new CtaClient(api, 'create-invalid');
+      const ctas = new AdminClient(api, 'create-invalid');
       const res = await api.post('/engine/ctas/', ctaBody(fields), ctas.headers());
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('INVALID_REQUEST', expect.stringContaining(message)));
@@ -280,14 +280,14 @@ eachDatabase('CTAs', (database) => {
 
   describe('GET /engine/ctas/{id}', () => {
     it('answers the names of the linking behaviour tags', async () => {
-      const ctas = new CtaClient(api, 'get-tags');
+      const ctas = new AdminClient(api, 'get-tags');
       const id = await ctas.create();
       await linkToTag('get-tags', 'store-nudges', [id]);
       expect((await ctas.get(id)).behaviourTags).toEqual(['store-nudges']);
     });
 
     it('answers CTA_ID_INVALID for unknown, malformed and other tenants’ ids', async () => {
-      const owner = new CtaClient(api, 'get-owner');
+      const owner = new AdminClient(api, 'get-owner');
       const id = await owner.create();
       for (const [path, tenant] of [
         [`${id}`, 'get-other'],
@@ -306,7 +306,7 @@ eachDatabase('CTAs', (database) => {
 
   describe('PUT /engine/ctas/{id}', () => {
     it('replaces tags, team and rule; omitted description and times keep their value, null clears them', async () => {
-      const ctas = new CtaClient(api, 'update-happy');
+      const ctas = new AdminClient(api, 'update-happy');
       const now = api.clock.now();
       const id = await ctas.create({ description: 'first', startTime: now + DAY, endTime: now + 2 * DAY });
       const rule = { ...examples.rule(), priority: 9 };
@@ -349,7 +349,7 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('checks endTime against the kept startTime', async () => {
-      const ctas = new CtaClient(api, 'update-times');
+      const ctas = new AdminClient(api, 'update-times');
       const now = api.clock.now();
       const id = await ctas.create({ startTime: now + DAY });
       const { name: _name, startTime: _start, ...body } = ctaBody({ endTime: now + MINUTE });
@@ -360,7 +360,7 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('rejects a name in the body with INVALID_REQUEST', async () => {
-      const ctas = new CtaClient(api, 'update-name');
+      const ctas = new AdminClient(api, 'update-name');
       const id = await ctas.create({ name: 'fixed' });
       for (const name of ['renamed', null, 'fixed']) {
         const res = await api.put(`/engine/ctas/${id}`, { ...ctaBody(), name }, ctas.headers());
@@ -371,7 +371,7 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('is allowed in draft and paused only', async () => {
-      const ctas = new CtaClient(api, 'update-status');
+      const ctas = new AdminClient(api, 'update-status');
       const paused = await ctas.create();
       await ctas.status(paused, 'live');
       await ctas.status(paused, 'pause');
@@ -400,9 +400,9 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('answers CTA_ID_INVALID for unknown, malformed and other tenants’ ids', async () => {
-      const owner = new CtaClient(api, 'update-owner');
+      const owner = new AdminClient(api, 'update-owner');
       const id = await owner.create();
-      const intruder = new CtaClient(api, 'update-intruder');
+      const intruder = new AdminClient(api, 'update-intruder');
       expect((await intruder.update(id, { team: 'stolen' })).body).toEqual(errorBody('CTA_ID_INVALID'));
       expect((await owner.update(99999999)).body).toEqual(errorBody('CTA_ID_INVALID'));
       const { name: _name, ...body } = ctaBody();
@@ -411,7 +411,7 @@ eachDatabase('CTAs', (database) => {
     });
 
     it('validates the whole body first and writes nothing on a 400', async () => {
-      const ctas = new CtaClient(api, 'update-invalid');
+      const ctas = new AdminClient(api, 'update-invalid');
       const id = await ctas.create();
       const bad = await ctas.update(id, { team: 'changed', rule: { ...examples.rule(), priority: 'high' } });
       expect(bad.body).toEqual(errorBody('INVALID_REQUEST', 'rule.priority: must be an integer'));
@@ -429,7 +429,7 @@ eachDatabase('CTAs', (database) => {
 
   describe('GET /engine/ctas/', () => {
     it('pages newest first with totals, defaults and an empty page past the end', async () => {
-      const ctas = new CtaClient(api, 'list-paging');
+      const ctas = new AdminClient(api, 'list-paging');
       const ids: number[] = [];
       for (let index = 0; index < 23; index++) {
         ids.push(await ctas.create({ name: `page-${index}` }));
@@ -481,8 +481,8 @@ eachDatabase('CTAs', (database) => {
 
     describe('filters', () => {
       const tenant = 'list-filters';
-      const ctas = () => new CtaClient(api, tenant);
-      const by = (user: string) => new CtaClient(api, tenant, user);
+      const ctas = () => new AdminClient(api, tenant);
+      const by = (user: string) => new AdminClient(api, tenant, user);
       const idsOf = async (query: string): Promise<number[]> => {
         const res = await ctas().list(query);
         expect(res.status).toBe(200);
@@ -503,7 +503,7 @@ eachDatabase('CTAs', (database) => {
         await ctas().status(ids.winter, 'pause');
         await ctas().status(ids.retention, 'terminate');
         await linkToTag(tenant, 'seasonal-nudges', [ids.spring, ids.springLive]);
-        await new CtaClient(api, 'list-filters-other').create({ name: 'Spring_Sale 50%', team: 'growth', tags: ['seasonal'] });
+        await new AdminClient(api, 'list-filters-other').create({ name: 'Spring_Sale 50%', team: 'growth', tags: ['seasonal'] });
       });
 
       it('name matches exactly', async () => {

@@ -1,7 +1,8 @@
+import { AdminClient } from './admin-client';
+import { examples, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dataSourceOf } from './database-contents';
 import { errorBody, TEST_DATABASES, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 import { TcpProxy } from './tcp-proxy';
 
 const TENANT = 'outage';
@@ -59,7 +60,7 @@ describeOnMysql('database outage [mysql] (not on SQLite: an embedded file has no
       return proxied.toString();
     });
     runClockAfterExamples(api);
-    ctaId = await new AdminCatalogue(api, TENANT).cta();
+    ctaId = await new AdminClient(api, TENANT).cta();
   });
   afterAll(async () => {
     await proxy.restore();
@@ -101,9 +102,8 @@ describeOnMysql('database outage [mysql] (not on SQLite: an embedded file has no
     const merger = (userId: string) => async () => {
       while (running) {
         const key = `${outage.kind}-machine-${++sequence}`;
-        const machine = { currentState: '1', lastTransitionAt: EXAMPLE_TIME, createdAt: EXAMPLE_TIME };
         await record('delta', `${userId}/${key}`, () =>
-          api.post(DELTA, { ctas: [{ ctaId, activeStateMachines: { [key]: machine } }] }, sdkHeaders(TENANT, userId)),
+          api.post(DELTA, { ctas: [{ ctaId, activeStateMachines: { [key]: machine() } }] }, sdkHeaders(TENANT, userId)),
         );
         await sleep(10);
       }

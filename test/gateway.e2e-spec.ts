@@ -1,3 +1,4 @@
+import { ctaBody, machine } from './fixtures';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -11,7 +12,6 @@ import { CreatePremiumMembers1767300000000 } from '../examples/gateway/src/migra
 import { PREMIUM_COHORT } from '../examples/gateway/src/premium-cohort.provider';
 import { PremiumMemberEntity } from '../examples/gateway/src/premium-member.entity';
 import { createDatabase, eachDatabase, errorBody, TestApp } from './harness';
-import { ctaBody } from './cta-fixtures';
 import { TestClock } from './test-clock';
 
 const ADMIN_KEY = 'gateway-secret';
@@ -90,7 +90,7 @@ eachDatabase('Example gateway hosting the module', (database) => {
   it('round-trips create → live → launch → delta through the gateway’s prefixes', async () => {
     const id = await liveCta({ includes: ['all'], excludes: [] });
     const now = Date.now();
-    const machine = { currentState: '1', lastTransitionAt: now, createdAt: now, context: { storeId: 'store-1' } };
+    const stored = machine('1', now, { context: { storeId: 'store-1' } });
 
     const first = await api.post(LAUNCH, undefined, sdk('42'));
     expect(first.status).toBe(200);
@@ -98,14 +98,14 @@ eachDatabase('Example gateway hosting the module', (database) => {
 
     const delta = await api.post(
       DELTA,
-      { ctas: [{ ctaId: id, activeStateMachines: { 'store-1': machine }, resetAt: [], actionDoneAt: [now] }] },
+      { ctas: [{ ctaId: id, activeStateMachines: { 'store-1': stored }, resetAt: [], actionDoneAt: [now] }] },
       sdk('42'),
     );
     expect(delta).toMatchObject({ status: 200, body: { data: true } });
 
     const second = await api.post(LAUNCH, undefined, sdk('42'));
     expect(second.body.data.ctas).toEqual([
-      expect.objectContaining({ ctaId: id, activeStateMachines: { 'store-1': machine }, actionDoneAt: [now] }),
+      expect.objectContaining({ ctaId: id, activeStateMachines: { 'store-1': stored }, actionDoneAt: [now] }),
     ]);
     // Another user's state is their own.
     expect((await api.post(LAUNCH, undefined, sdk('43'))).body.data.ctas[0].activeStateMachines).toEqual({});

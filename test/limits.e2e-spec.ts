@@ -1,14 +1,13 @@
-import { ctaBody } from './cta-fixtures';
+import { AdminClient } from './admin-client';
+import { ctaBody, EXAMPLE_TIME, examples, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { databaseContents } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const ADMIN = { 'x-tenant-id': 'limits', user: 'ops@example.com' };
 const DELTA = '/cta/state-machines/snapshot/delta';
 const LAUNCH = '/cta/active/state-machines';
 
-const machine = { currentState: '1', lastTransitionAt: EXAMPLE_TIME, createdAt: EXAMPLE_TIME };
-const machines = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`key-${i}`, machine]));
+const machines = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`key-${i}`, machine()]));
 
 eachDatabase('body limit', (database) => {
   const LIMIT = 4096;
@@ -151,18 +150,18 @@ eachDatabase('no rate limits by default', (database) => {
 
 eachDatabase('list caps inside bodies', (database) => {
   let api: TestApp;
-  let catalogue: AdminCatalogue;
+  let catalogue: AdminClient;
   let ctaId: string;
 
   beforeAll(async () => {
     api = await TestApp.start(database);
     runClockAfterExamples(api);
-    catalogue = new AdminCatalogue(api, 'caps');
+    catalogue = new AdminClient(api, 'caps');
     ctaId = await catalogue.cta();
   });
   afterAll(() => api.close());
 
-  const snapshot = (fields: Record<string, unknown> = {}) => ({ ctaId, activeStateMachines: { a: machine }, ...fields });
+  const snapshot = (fields: Record<string, unknown> = {}) => ({ ctaId, activeStateMachines: { a: machine() }, ...fields });
 
   /** The request is refused with `code` and a message naming the list, and nothing is stored. */
   async function expectRefused(send: () => Promise<{ status: number; body: unknown }>, code: string, message: string) {

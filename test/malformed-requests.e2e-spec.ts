@@ -1,8 +1,8 @@
+import { AdminClient } from './admin-client';
+import { ctaBody, examples, machine, runClockAfterExamples, sdkHeaders, tagBody } from './fixtures';
 import { ErrorCode, HTTP_STATUS_OF } from '../src/common/error-code';
-import { ctaBody } from './cta-fixtures';
 import { databaseContents } from './database-contents';
 import { eachDatabase, TestApp, TestResponse } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 /**
  * The bad-input sweep (issue 8): hundreds of malformed requests, generated from
@@ -98,24 +98,12 @@ interface Seeded {
   eventName: string;
 }
 
-const machine = (fields: Record<string, unknown> = {}) => ({
-  currentState: '1',
-  lastTransitionAt: EXAMPLE_TIME,
-  createdAt: EXAMPLE_TIME,
-  ...fields,
-});
-
 function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
   let sequence = 0;
   const fresh = (prefix: string) => `${prefix}-sweep-${++sequence}`;
   const ruleWith = (fields: Record<string, unknown>) => ({ ...examples.rule(), ...fields });
-  const tagBody = () => ({
-    ...JSON.parse(JSON.stringify(examples.tag)),
-    behaviourTagName: fresh('tag'),
-    ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] } },
-    linkedCtas: [],
-  });
-  const { behaviourTagName: _name, ...tagUpdate } = tagBody();
+  const freshTag = () => tagBody(fresh('tag'));
+  const { behaviourTagName: _name, ...tagUpdate } = freshTag();
   const ctaUpdate = () => {
     const { name: _ignored, ...body } = ctaBody();
     return body;
@@ -149,15 +137,15 @@ function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
     ],
     [snapshot({ activeStateMachines: undefined }), snapshot({ activeStateMachines: [] }), snapshot({ activeStateMachines: 'k' })],
     [
-      snapshot({ activeStateMachines: { k: machine({ currentState: 2 }) } }),
-      snapshot({ activeStateMachines: { k: machine({ currentState: undefined }) } }),
-      snapshot({ activeStateMachines: { k: machine({ lastTransitionAt: '1795372967296' }) } }),
-      snapshot({ activeStateMachines: { k: machine({ lastTransitionAt: 1.5 }) } }),
-      ...OVERFLOWS.map((value) => snapshot({ activeStateMachines: { k: machine({ createdAt: value }) } })),
-      snapshot({ activeStateMachines: { k: machine({ reset: 'true' }) } }),
-      snapshot({ activeStateMachines: { k: machine({ context: 'c' }) } }),
+      snapshot({ activeStateMachines: { k: { ...machine(), currentState: 2 } } }),
+      snapshot({ activeStateMachines: { k: { ...machine(), currentState: undefined } } }),
+      snapshot({ activeStateMachines: { k: { ...machine(), lastTransitionAt: '1795372967296' } } }),
+      snapshot({ activeStateMachines: { k: { ...machine(), lastTransitionAt: 1.5 } } }),
+      ...OVERFLOWS.map((value) => snapshot({ activeStateMachines: { k: { ...machine(), createdAt: value } } })),
+      snapshot({ activeStateMachines: { k: { ...machine(), reset: 'true' } } }),
+      snapshot({ activeStateMachines: { k: { ...machine(), context: 'c' } } }),
       snapshot({ activeStateMachines: { k: nested(3000) } }),
-      snapshot({ activeStateMachines: { k: machine({ context: nested(100_000) }) } }),
+      snapshot({ activeStateMachines: { k: { ...machine(), context: nested(100_000) } } }),
       snapshot({ resetAt: ['1'] }),
       snapshot({ actionDoneAt: 5 }),
       snapshot({ resetAt: [raw('1e400')] }),
@@ -244,7 +232,7 @@ function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
       method: 'POST',
       path: () => '/engine/behaviour-tags',
       headers: ADMIN,
-      valid: tagBody,
+      valid: freshTag,
       rejectsNonObjects: true,
       fields: {
         behaviourTagName: STRING_FIELD,
@@ -547,7 +535,7 @@ eachDatabase('malformed requests', (database) => {
     api = await TestApp.start(database);
     runClockAfterExamples(api);
     // Seed one of everything through the API, with the valid bodies the sweep spoils.
-    const catalogue = new AdminCatalogue(api, TENANT);
+    const catalogue = new AdminClient(api, TENANT);
     const liveCtaId = await catalogue.cta();
     const draftCtaId = Number(await catalogue.cta({ actions: [] }));
     seed = { draftCtaId, liveCtaId, tagName: 'seeded-tag', eventName: 'seeded_event' };

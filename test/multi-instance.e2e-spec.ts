@@ -1,8 +1,9 @@
+import { AdminClient } from './admin-client';
+import { EXAMPLE_TIME, examples, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { dataSourceOf } from './database-contents';
 import { createDatabase, errorBody, TEST_DATABASES, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
@@ -34,8 +35,6 @@ function onServer(databaseUrl: string, server: string): string {
   url.password = through.password;
   return url.toString();
 }
-
-const machine = (currentState: string, lastTransitionAt: number) => ({ currentState, lastTransitionAt, createdAt: lastTransitionAt });
 
 describeOnMysql(
   `several instances on one database [${GALERA.length > 0 ? 'galera' : 'mysql'}] (not on SQLite: one embedded file, one process)`,
@@ -89,7 +88,7 @@ describeOnMysql(
     describe('a stale instance loses nothing (DESIGN §11)', () => {
       it('keeps and stores what another instance acknowledged for a CTA it does not know yet, and serves the CTA once it revalidates', async () => {
         const tenant = tenantId();
-        const admin = new AdminCatalogue(a, tenant);
+        const admin = new AdminClient(a, tenant);
         const known = await admin.cta();
         // B caches the tenant's catalogue now, with `known` only, for B_REVALIDATE_MS.
         expect(ctaIds(await launch(b, tenant, '1'))).toEqual([known]);
@@ -124,7 +123,7 @@ describeOnMysql(
 
       it('drops stored state only for CTAs known, after revalidation, to be over', async () => {
         const tenant = tenantId();
-        const admin = new AdminCatalogue(a, tenant);
+        const admin = new AdminClient(a, tenant);
         const kept = await admin.cta();
         const ending = await admin.cta();
         const t = EXAMPLE_TIME;
@@ -133,7 +132,7 @@ describeOnMysql(
             data: true,
           });
         }
-        await admin.status(ending, 'conclude');
+        await admin.move(ending, 'conclude');
         // B still believes `ending` is live (its catalogue is fresh enough by its own setting) and keeps its state.
         expect(await machinesOf(b, tenant, '1', ending)).toEqual({ k: machine('1', t) });
         // A knows it is over: its launch drops that state, and keeps the rest.
@@ -149,7 +148,7 @@ describeOnMysql(
 
     it('loses none of 50 racing merges for one user split across the instances', async () => {
       const tenant = tenantId();
-      const ctaId = await new AdminCatalogue(a, tenant).cta();
+      const ctaId = await new AdminClient(a, tenant).cta();
       const keys = Array.from({ length: 50 }, (_, index) => `machine-${index}`);
       const responses = await Promise.all(
         keys.map((key, index) =>
@@ -164,7 +163,7 @@ describeOnMysql(
 
     it('lets exactly one of racing conflicting status changes across the instances win', async () => {
       const tenant = tenantId();
-      const ctaId = await new AdminCatalogue(a, tenant).cta();
+      const ctaId = await new AdminClient(a, tenant).cta();
       const actions = Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? 'conclude' : 'terminate'));
       const responses = await Promise.all(
         actions.map((action, index) =>
@@ -180,7 +179,7 @@ describeOnMysql(
 
     it('links a CTA to exactly one of the behaviour tags racing for it across the instances', async () => {
       const tenant = tenantId();
-      const ctaId = await new AdminCatalogue(a, tenant).cta({ actions: [] });
+      const ctaId = await new AdminClient(a, tenant).cta({ actions: [] });
       const body = (name: string) => ({
         behaviourTagName: name,
         description: 'race',
@@ -211,7 +210,7 @@ describeOnMysql(
 
     it('shows a new live CTA and a pause made through one instance on the other within CACHE_REVALIDATE_MS + 200 ms', async () => {
       const tenant = tenantId();
-      const admin = new AdminCatalogue(b, tenant);
+      const admin = new AdminClient(b, tenant);
       const first = await admin.cta();
       expect(ctaIds(await launch(a, tenant, '1'))).toEqual([first]);
 
@@ -227,10 +226,10 @@ describeOnMysql(
       };
       const second = await admin.cta({ actions: [] });
       let changedAt = Date.now();
-      await admin.status(second, 'live');
+      await admin.move(second, 'live');
       expect(await seenAfter(changedAt, [first, second])).toBeLessThanOrEqual(A_REVALIDATE_MS + 200);
       changedAt = Date.now();
-      await admin.status(first, 'pause');
+      await admin.move(first, 'pause');
       expect(await seenAfter(changedAt, [second])).toBeLessThanOrEqual(A_REVALIDATE_MS + 200);
     });
 

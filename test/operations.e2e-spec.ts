@@ -1,10 +1,11 @@
+import { AdminClient } from './admin-client';
+import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import fs from 'node:fs';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { CtaListingService } from '../src/ctas/cta-listing.service';
 import { SdkStateService } from '../src/sdk/sdk-state.service';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 eachDatabase('operations', (database) => {
   let api: TestApp;
@@ -77,13 +78,13 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 
 eachDatabase('metrics', (database) => {
   let api: TestApp;
-  let catalogue: AdminCatalogue;
+  let catalogue: AdminClient;
   let ctaId: string;
 
   beforeAll(async () => {
     api = await TestApp.start(database);
     runClockAfterExamples(api);
-    catalogue = new AdminCatalogue(api, 'metrics');
+    catalogue = new AdminClient(api, 'metrics');
     ctaId = await catalogue.cta();
   });
   afterAll(() => api.close());
@@ -141,18 +142,18 @@ eachDatabase('metrics', (database) => {
       applied: ['cta_snapshot_merges_total', { result: 'applied' }],
       ignored: ['cta_snapshot_merges_total', { result: 'ignored' }],
     } as const;
-    const machine = (lastTransitionAt: number) => ({ currentState: '1', lastTransitionAt, createdAt: EXAMPLE_TIME });
+    const movedAt = (lastTransitionAt: number) => machine('1', lastTransitionAt, { createdAt: EXAMPLE_TIME });
     const delta = (snapshots: unknown[]) => api.post('/cta/state-machines/snapshot/delta', { ctas: snapshots }, sdkHeaders('metrics', '2'));
     expect(
-      await deltas(series, () => delta([{ ctaId, activeStateMachines: { a: machine(EXAMPLE_TIME + 10), b: machine(EXAMPLE_TIME) } }])),
+      await deltas(series, () => delta([{ ctaId, activeStateMachines: { a: movedAt(EXAMPLE_TIME + 10), b: movedAt(EXAMPLE_TIME) } }])),
     ).toEqual({
       applied: 2,
       ignored: 0,
     });
     // `a` is older than the stored one; the CTA 999999 is unknown to the tenant.
     const stale = [
-      { ctaId, activeStateMachines: { a: machine(EXAMPLE_TIME), c: machine(EXAMPLE_TIME) } },
-      { ctaId: '999999', activeStateMachines: { z: machine(EXAMPLE_TIME) } },
+      { ctaId, activeStateMachines: { a: movedAt(EXAMPLE_TIME), c: movedAt(EXAMPLE_TIME) } },
+      { ctaId: '999999', activeStateMachines: { z: movedAt(EXAMPLE_TIME) } },
     ];
     const moved = await deltas(series, () => delta(stale));
     expect(moved.applied).toBe(1);

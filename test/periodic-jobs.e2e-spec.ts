@@ -1,7 +1,8 @@
+import { AdminClient } from './admin-client';
+import { sdkHeaders } from './fixtures';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { dataSourceOf } from './database-contents';
 import { eachDatabase, TestApp } from './harness';
-import { AdminCatalogue, sdkHeaders } from './sdk-fixtures';
 
 /** Long enough that no timer fires during the suite: the jobs are ticked by hand. */
 const INTERVAL_MS = 3_600_000;
@@ -54,12 +55,12 @@ eachDatabase('periodic jobs: leased, set-based (DESIGN §14)', (database) => {
   });
 
   it('moves due CTAs of several tenants in one run and tells the catalogue of each', async () => {
-    const tenants = [new AdminCatalogue(api, 'timed-1'), new AdminCatalogue(api, 'timed-2')];
+    const tenants = [new AdminClient(api, 'timed-1'), new AdminClient(api, 'timed-2')];
     const ids = [];
     for (const tenant of tenants) {
       const id = await tenant.cta({ actions: [] });
-      await tenant.update(id, { startTime: api.clock.now() + 60_000 });
-      await tenant.status(id, 'schedule');
+      await tenant.edit(id, { startTime: api.clock.now() + 60_000 });
+      await tenant.move(id, 'schedule');
       ids.push(id);
     }
     api.clock.advance(INTERVAL_MS);

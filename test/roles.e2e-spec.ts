@@ -1,6 +1,6 @@
-import { CtaClient, ctaBody } from './cta-fixtures';
+import { AdminClient } from './admin-client';
+import { ctaBody, examples } from './fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { examples } from './sdk-fixtures';
 
 type Role = 'viewer' | 'editor' | 'publisher' | 'admin';
 
@@ -121,7 +121,7 @@ eachDatabase('operator roles', (database) => {
   });
 
   it('keeps the user header the seed says it is: required where it was, beside the key', async () => {
-    const client = new CtaClient(api, 'roles-user');
+    const client = new AdminClient(api, 'roles-user');
     const res = await api.post('/engine/ctas', ctaBody(), { 'x-api-key': KEYS.editor.key, 'x-tenant-id': client.tenantId });
     expect(res.body).toEqual(errorBody('INVALID_REQUEST', "header 'user' is required"));
   });

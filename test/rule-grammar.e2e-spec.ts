@@ -1,11 +1,11 @@
+import { AdminClient } from './admin-client';
+import { ctaBody, examples, sdkHeaders, tagBody } from './fixtures';
 import type { DataSource } from 'typeorm';
 import { BehaviourTagCtaEntity } from '../src/behaviour-tags/behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from '../src/behaviour-tags/behaviour-tag.entity';
 import { CtaEntity } from '../src/ctas/cta.entity';
-import { ctaBody, CtaClient } from './cta-fixtures';
 import { dataSourceOf } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { examples, sdkHeaders } from './sdk-fixtures';
 
 type Rule = Record<string, any>;
 
@@ -196,7 +196,7 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
   let api: TestApp;
   let dataSource: DataSource;
   let sequence = 0;
-  const tenant = (prefix: string): CtaClient => new CtaClient(api, `${prefix}-${++sequence}`);
+  const tenant = (prefix: string): AdminClient => new AdminClient(api, `${prefix}-${++sequence}`);
   const ctaCount = (tenantId: string) => dataSource.getRepository(CtaEntity).countBy({ tenantId });
 
   beforeAll(async () => {
@@ -275,12 +275,7 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
   });
 
   describe('behaviour tag relation pairs (DESIGN §7)', () => {
-    const tagBody = (linkedCtas: number[], ctaRelation: unknown) => ({
-      ...JSON.parse(JSON.stringify(examples.tag)),
-      behaviourTagName: `tag-${++sequence}`,
-      ctaRelation,
-      linkedCtas,
-    });
+    const relatedTag = (linkedCtas: number[], ctaRelation: unknown) => tagBody(`tag-${++sequence}`, linkedCtas, ctaRelation);
     const side = (rule: string, ctaList: unknown[] = []) => ({ rule, ctaList });
 
     it.each([
@@ -291,7 +286,11 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
     ])('refuses shownCta %s with hideCta %s, naming the pair and the two that work', async (shown, hide) => {
       const ctas = tenant('pair');
       const id = await ctas.create();
-      const res = await api.post('/engine/behaviour-tags/', tagBody([id], { shownCta: side(shown), hideCta: side(hide) }), ctas.headers());
+      const res = await api.post(
+        '/engine/behaviour-tags/',
+        relatedTag([id], { shownCta: side(shown), hideCta: side(hide) }),
+        ctas.headers(),
+      );
       expect(res.body).toEqual(
         errorBody(
           'CAMPAIGN_INVALID',
@@ -306,11 +305,11 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
       const id = await ctas.create();
       const message =
         'ctaRelation.shownCta.ctaList: must be empty with shownCta ANY and hideCta REST (devices ignore it); to name CTAs use shownCta LIST with hideCta LIST';
-      const body = tagBody([id], { shownCta: side('ANY', [id]), hideCta: side('REST') });
+      const body = relatedTag([id], { shownCta: side('ANY', [id]), hideCta: side('REST') });
       expect((await api.post('/engine/behaviour-tags/', body, ctas.headers())).body).toEqual(errorBody('CAMPAIGN_INVALID', message));
-      const created = tagBody([id], { shownCta: side('ANY'), hideCta: side('REST') });
+      const created = relatedTag([id], { shownCta: side('ANY'), hideCta: side('REST') });
       expect((await api.post('/engine/behaviour-tags/', created, ctas.headers())).status).toBe(200);
-      const { behaviourTagName, ...update } = { ...created, ctaRelation: body.ctaRelation };
+      const { behaviourTagName, ...update }: Record<string, any> = { ...created, ctaRelation: body.ctaRelation };
       const res = await api.put(`/engine/behaviour-tags/${behaviourTagName}`, update, ctas.headers());
       expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', message));
     });
@@ -319,9 +318,10 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
       const ctas = tenant('pair-ok');
       const [a, b] = [await ctas.create(), await ctas.create()];
       expect(
-        (await api.post('/engine/behaviour-tags/', tagBody([a], { shownCta: side('ANY'), hideCta: side('REST') }), ctas.headers())).status,
+        (await api.post('/engine/behaviour-tags/', relatedTag([a], { shownCta: side('ANY'), hideCta: side('REST') }), ctas.headers()))
+          .status,
       ).toBe(200);
-      const list = tagBody([b], { shownCta: side('LIST', [b]), hideCta: side('LIST', []) });
+      const list = relatedTag([b], { shownCta: side('LIST', [b]), hideCta: side('LIST', []) });
       expect((await api.post('/engine/behaviour-tags/', list, ctas.headers())).status).toBe(200);
     });
   });

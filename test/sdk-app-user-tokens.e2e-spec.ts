@@ -1,3 +1,5 @@
+import { AdminClient } from './admin-client';
+import { machine, sdkHeaders } from './fixtures';
 import {
   hs256Token,
   KeySetServer,
@@ -10,7 +12,6 @@ import {
   unsignedToken,
 } from './app-user-tokens';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { AdminCatalogue, sdkHeaders } from './sdk-fixtures';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
@@ -21,23 +22,21 @@ const TOKEN_REQUIRED = errorBody('UNAUTHORIZED', "the app user's token is requir
 const ANOTHER_USERS_TOKEN = errorBody('FORBIDDEN', "the app-user token is another user's: its user is not the auth-userid");
 const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
-const machineAt = (at: number) => ({ currentState: '1', lastTransitionAt: at, createdAt: at });
-
 eachDatabase('SDK app-user tokens (HS256)', (database) => {
   let api: TestApp;
-  let catalogue: AdminCatalogue;
+  let catalogue: AdminClient;
   let ctaId: string;
   const now = () => api.clock.now();
   const launch = (userId: string, headers: Record<string, string>, body?: unknown) =>
     api.post(LAUNCH, body, { ...sdkHeaders(catalogue.tenantId, userId), ...headers });
   const delta = (userId: string, headers: Record<string, string>, body: unknown) =>
     api.post(DELTA, body, { ...sdkHeaders(catalogue.tenantId, userId), ...headers });
-  const deltaFor = (machineKey: string) => ({ ctas: [{ ctaId, activeStateMachines: { [machineKey]: machineAt(now()) } }] });
+  const deltaFor = (machineKey: string) => ({ ctas: [{ ctaId, activeStateMachines: { [machineKey]: machine('1', now()) } }] });
   const machinesOf = (response: { body: any }) => Object.keys(response.body.data.ctas[0].activeStateMachines);
 
   beforeAll(async () => {
     api = await TestApp.start(database, { SDK_JWT_SECRET: TOKEN_SECRET, SDK_JWT_ISSUER: TOKEN_ISSUER, SDK_JWT_AUDIENCE: TOKEN_AUDIENCE });
-    catalogue = new AdminCatalogue(api, 'tokens');
+    catalogue = new AdminClient(api, 'tokens');
     ctaId = await catalogue.cta();
   });
   afterAll(() => api.close());

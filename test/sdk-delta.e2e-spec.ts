@@ -1,3 +1,5 @@
+import { AdminClient } from './admin-client';
+import { examples, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { CatalogueCacheService } from '../src/sdk/catalogue-cache.service';
 import { SdkStateService } from '../src/sdk/sdk-state.service';
 import { parseSnapshotRequest } from '../src/sdk/snapshot-request';
@@ -7,22 +9,15 @@ import { MetricsService } from '../src/metrics/metrics.service';
 import { UserCohortsService } from '../src/cohorts/user-cohorts.service';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../src/orchestration-options';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { AdminCatalogue, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
 const MINUTE = 60_000;
 
-const machine = (currentState: string, lastTransitionAt: number, createdAt = lastTransitionAt) => ({
-  currentState,
-  lastTransitionAt,
-  createdAt,
-});
-
 eachDatabase('SDK snapshot delta', (database) => {
   let api: TestApp;
   let tenantCount = 0;
-  const tenant = () => new AdminCatalogue(api, `delta-${++tenantCount}`);
+  const tenant = () => new AdminClient(api, `delta-${++tenantCount}`);
   const delta = (tenantId: string, userId: string, body: unknown, apiVersion: string | null = '1') =>
     api.post(DELTA, body, sdkHeaders(tenantId, userId, apiVersion));
   /** The user's stored state for one CTA, as the launch serves it. */
@@ -44,9 +39,7 @@ eachDatabase('SDK snapshot delta', (database) => {
 
   it('stores the example delta and answers data: true', async () => {
     const catalogue = tenant();
-    const id = await catalogue.cta({ actions: [] });
-    await catalogue.tag(examples.tag.behaviourTagName, [id]);
-    await catalogue.status(id, 'live');
+    const id = await catalogue.exampleCta();
     const response = await delta(catalogue.tenantId, '42', examples.delta(id));
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ data: true });
@@ -109,7 +102,7 @@ eachDatabase('SDK snapshot delta', (database) => {
     const catalogue = tenant();
     const id = await catalogue.cta({ actions: [] });
     await catalogue.tag('tag-a', [id]);
-    await catalogue.status(id, 'live');
+    await catalogue.move(id, 'live');
     await delta(catalogue.tenantId, '9', {
       ctas: [{ ctaId: id, activeStateMachines: {}, resetAt: [1, 2], actionDoneAt: [3] }],
       behaviourTags: [
@@ -130,7 +123,7 @@ eachDatabase('SDK snapshot delta', (database) => {
     const catalogue = tenant();
     const id = await catalogue.cta({ actions: [] });
     await catalogue.tag('tag-a', [id]);
-    await catalogue.status(id, 'live');
+    await catalogue.move(id, 'live');
     const times = Array.from({ length: 1003 }, (_, index) => 1_000_000 + index);
     await delta(catalogue.tenantId, '9', {
       ctas: [{ ctaId: id, activeStateMachines: {}, resetAt: times, actionDoneAt: [...times].reverse() }],

@@ -1,8 +1,9 @@
+import { AdminClient } from './admin-client';
+import { examples, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { DataSource } from 'typeorm';
 import { MAX_READ_BATCH } from '../src/common/read-batcher';
 import { UserStateStore } from '../src/sdk/user-state.store';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { AdminCatalogue, examples, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
@@ -10,18 +11,11 @@ const EMPTY = { data: { ctas: [], behaviourTags: [] } };
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-const machine = (currentState: string, at: number, extra: Record<string, unknown> = {}) => ({
-  currentState,
-  lastTransitionAt: at,
-  createdAt: at,
-  ...extra,
-});
-
 eachDatabase('SDK launch', (database) => {
   let api: TestApp;
   let tenantCount = 0;
   /** A fresh tenant per test, so catalogues never mix. */
-  const tenant = () => new AdminCatalogue(api, `launch-${++tenantCount}`);
+  const tenant = () => new AdminClient(api, `launch-${++tenantCount}`);
   const launch = (tenantId: string, userId: string, body?: unknown, apiVersion: string | null = '1') =>
     api.post(LAUNCH, body, sdkHeaders(tenantId, userId, apiVersion));
   const delta = (tenantId: string, userId: string, body: unknown) => api.post(DELTA, body, sdkHeaders(tenantId, userId));
@@ -35,9 +29,7 @@ eachDatabase('SDK launch', (database) => {
 
   it('answers the example launch after the example delta: reset machine gone, ids as strings, both frequency keys', async () => {
     const catalogue = tenant();
-    const id = await catalogue.cta({ actions: [] });
-    await catalogue.tag(examples.tag.behaviourTagName, [id]);
-    await catalogue.status(id, 'live');
+    const id = await catalogue.exampleCta();
     expect(await delta(catalogue.tenantId, '42', examples.delta(id))).toMatchObject({ status: 200, body: { data: true } });
 
     const response = await launch(catalogue.tenantId, '42');
@@ -54,9 +46,7 @@ eachDatabase('SDK launch', (database) => {
 
   it('merges the snapshots of the launch body first, like the delta', async () => {
     const catalogue = tenant();
-    const id = await catalogue.cta({ actions: [] });
-    await catalogue.tag(examples.tag.behaviourTagName, [id]);
-    await catalogue.status(id, 'live');
+    const id = await catalogue.exampleCta();
     expect((await launch(catalogue.tenantId, '42', examples.delta(id))).body).toEqual(examples.launch(id));
     expect((await launch(catalogue.tenantId, '42')).body).toEqual(examples.launch(id));
   });
@@ -87,7 +77,7 @@ eachDatabase('SDK launch', (database) => {
     const catalogue = tenant();
     const id = await catalogue.cta({ actions: [] });
     await catalogue.tag('tag-a', [id]);
-    await catalogue.status(id, 'live');
+    await catalogue.move(id, 'live');
     const { ctas, behaviourTags } = (await launch(catalogue.tenantId, '-9223372036854775808')).body.data;
     expect(ctas[0]).toMatchObject({ ctaId: id, activeStateMachines: {}, resetAt: [], actionDoneAt: [], behaviourTagName: 'tag-a' });
     expect(behaviourTags).toEqual([
@@ -167,18 +157,18 @@ eachDatabase('SDK launch', (database) => {
     const id = await catalogue.cta();
     const now = api.clock.now();
     await delta(catalogue.tenantId, '5', { ctas: [{ ctaId: id, activeStateMachines: { k: machine('1', now) }, resetAt: [now] }] });
-    await catalogue.status(id, 'pause');
+    await catalogue.move(id, 'pause');
     expect((await launch(catalogue.tenantId, '5')).body).toEqual(EMPTY);
-    await catalogue.status(id, 'live');
+    await catalogue.move(id, 'live');
     expect((await launch(catalogue.tenantId, '5')).body.data.ctas[0]).toMatchObject({
       activeStateMachines: { k: machine('1', now) },
       resetAt: [now],
     });
 
     // Paused, then scheduled for later: neither live nor paused, so its users' state goes.
-    await catalogue.status(id, 'pause');
-    await catalogue.update(id, { startTime: now + 2 * MINUTE });
-    await catalogue.status(id, 'schedule');
+    await catalogue.move(id, 'pause');
+    await catalogue.edit(id, { startTime: now + 2 * MINUTE });
+    await catalogue.move(id, 'schedule');
     expect((await launch(catalogue.tenantId, '5')).body).toEqual(EMPTY);
     api.clock.advance(2 * MINUTE);
     expect((await launch(catalogue.tenantId, '5')).body.data.ctas[0]).toMatchObject({ ctaId: id, activeStateMachines: {}, resetAt: [] });
@@ -191,11 +181,11 @@ eachDatabase('SDK launch', (database) => {
     await catalogue.tag('tag-a', []);
     await catalogue.tag('tag-b', []);
     expect(ctaIds(await launch(catalogue.tenantId, '1'))).toEqual([first, second]);
-    await catalogue.status(first, 'pause');
+    await catalogue.move(first, 'pause');
     expect(ctaIds(await launch(catalogue.tenantId, '1'))).toEqual([second]);
 
     await catalogue.updateTag('tag-b', [first]);
-    await catalogue.status(first, 'live');
+    await catalogue.move(first, 'live');
     const response = await launch(catalogue.tenantId, '1');
     expect(response.body.data.ctas.map((cta: { behaviourTagName: string | null }) => cta.behaviourTagName)).toEqual(['tag-b', null]);
     expect(response.body.data.behaviourTags.map((tag: { behaviourTagName: string }) => tag.behaviourTagName)).toEqual(['tag-b']);

@@ -1,11 +1,11 @@
+import { AdminClient } from './admin-client';
+import { ctaBody, examples, sdkHeaders } from './fixtures';
 import type { DataSource } from 'typeorm';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { CtaTestUserEntity } from '../src/ctas/cta-test-user.entity';
 import { CtaEntity } from '../src/ctas/cta.entity';
-import { ctaBody, CtaClient } from './cta-fixtures';
 import { dataSourceOf } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
-import { examples, sdkHeaders } from './sdk-fixtures';
 
 const MINUTE = 60 * 1000;
 
@@ -72,7 +72,7 @@ eachDatabase('Test CTAs', (database) => {
 
     it('never shows in the admin list, counts, filter values or GET', async () => {
       const tenant = 'test-hidden';
-      const normal = await new CtaClient(api, tenant).create({ name: 'visible', team: 'growth', tags: ['store'] });
+      const normal = await new AdminClient(api, tenant).create({ name: 'visible', team: 'growth', tags: ['store'] });
       const id = await createdTest(tenant);
       const list = await api.get('/engine/ctas/?pageSize=100', { 'x-tenant-id': tenant });
       expect(list.body.data.ctas.map((cta: { id: number }) => cta.id)).toEqual([normal]);
@@ -91,7 +91,7 @@ eachDatabase('Test CTAs', (database) => {
 
     it('cannot be edited or moved through the normal CTA endpoints', async () => {
       const id = await createdTest('test-readonly');
-      const ctas = new CtaClient(api, 'test-readonly');
+      const ctas = new AdminClient(api, 'test-readonly');
       expect((await ctas.update(id)).body).toEqual(errorBody('CTA_ID_INVALID'));
       for (const action of ['pause', 'conclude', 'terminate']) {
         expect((await ctas.status(id, action)).body).toEqual(errorBody('CTA_ID_INVALID'));
@@ -163,7 +163,7 @@ eachDatabase('Test CTAs', (database) => {
     });
 
     it('ignores a previousCtaId naming a normal CTA or another tenant’s test CTA', async () => {
-      const normal = await new CtaClient(api, 'test-previous-normal').create();
+      const normal = await new AdminClient(api, 'test-previous-normal').create();
       await createdTest('test-previous-normal', { previousCtaId: normal });
       expect(await row('test-previous-normal', normal)).not.toBeNull();
       const foreign = await createdTest('test-previous-foreign-a');
@@ -173,7 +173,7 @@ eachDatabase('Test CTAs', (database) => {
 
     it('has names that never collide with normal CTA names', async () => {
       const tenant = 'test-names';
-      const ctas = new CtaClient(api, tenant);
+      const ctas = new AdminClient(api, tenant);
       const testId = await createdTest(tenant);
       // A normal CTA may take a test CTA's name…
       const normal = await ctas.create({ name: `test-${testId}` });
@@ -201,7 +201,7 @@ eachDatabase('Test CTAs', (database) => {
     });
 
     it('answers CTA_ID_INVALID for normal CTAs, unknown, malformed and other tenants’ ids', async () => {
-      const normal = await new CtaClient(api, 'delete-errors').create();
+      const normal = await new AdminClient(api, 'delete-errors').create();
       const foreign = await createdTest('delete-errors-other');
       for (const [id, tenant] of [
         [String(normal), 'delete-errors'],
@@ -222,7 +222,7 @@ eachDatabase('Test CTAs', (database) => {
     const tenant = 'test-purge';
     const short = await createdTest(tenant, { expiresInMinutes: 1 });
     const long = await createdTest(tenant, { expiresInMinutes: 10 });
-    const normal = await new CtaClient(api, tenant).create(ctaBody({ name: 'stays' }));
+    const normal = await new AdminClient(api, tenant).create(ctaBody({ name: 'stays' }));
     api.clock.advance(MINUTE + 1);
     expect(await launchCtaIds(tenant, '101')).toEqual([String(long)]);
     await api.service(PeriodicJobsService).runAll();

@@ -1,20 +1,18 @@
+import { AdminClient } from './admin-client';
+import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { dataSourceOf } from './database-contents';
 import { eachDatabase, TEST_DATABASES, TestApp } from './harness';
-import { AdminCatalogue, EXAMPLE_TIME, runClockAfterExamples, sdkHeaders } from './sdk-fixtures';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
 /** Small enough that a few CTAs of padded machines go over it. */
 const MAX_USER_STATE_BYTES = 32_768;
 
-const machine = (index: number, extra: Record<string, unknown> = {}) => ({
-  currentState: String(index % 4),
-  lastTransitionAt: EXAMPLE_TIME + index,
-  createdAt: EXAMPLE_TIME,
-  ...extra,
-});
+/** Machine `index`: states 0-3 in turn, moved `index` ms after EXAMPLE_TIME. */
+const numbered = (index: number, extra: Record<string, unknown> = {}) =>
+  machine(String(index % 4), EXAMPLE_TIME + index, { createdAt: EXAMPLE_TIME, ...extra });
 const machinesFrom = (from: number, count: number, extra: Record<string, unknown> = {}) =>
-  Object.fromEntries(Array.from({ length: count }, (_, offset) => [`m${from + offset}`, machine(from + offset, extra)]));
+  Object.fromEntries(Array.from({ length: count }, (_, offset) => [`m${from + offset}`, numbered(from + offset, extra)]));
 
 /** The truncation counter of the `/metrics` text, by reason. */
 function truncations(metrics: string, reason: string): number {
@@ -25,7 +23,7 @@ function truncations(metrics: string, reason: string): number {
 eachDatabase('bounded per-user state (DESIGN §11)', (database) => {
   let api: TestApp;
   let tenantCount = 0;
-  const tenant = () => new AdminCatalogue(api, `caps-${++tenantCount}`);
+  const tenant = () => new AdminClient(api, `caps-${++tenantCount}`);
   const metrics = async () => String((await api.get('/metrics')).body);
   const launch = (tenantId: string, userId: string, body?: unknown) => api.post(LAUNCH, body, sdkHeaders(tenantId, userId));
   const machineKeys = async (tenantId: string, userId: string) => {

@@ -1,3 +1,4 @@
+import { expectDomainError } from '../../test/expect-thrown';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import {
@@ -19,16 +20,7 @@ const body = (fields: Partial<BehaviourTagRulesDto> = {}): BehaviourTagRulesDto 
     ...fields,
   }) as BehaviourTagRulesDto;
 
-function failure(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).code).toBe(ErrorCode.CAMPAIGN_INVALID);
-    return error as DomainError;
-  }
-  throw new Error('no failure');
-}
+const failure = (run: () => unknown): DomainError => expectDomainError(run, ErrorCode.CAMPAIGN_INVALID);
 
 const cta = (id: string, status: LinkedCtaState['status'], isTest = false): LinkedCtaState => ({ id, status, isTest });
 

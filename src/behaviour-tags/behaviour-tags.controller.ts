@@ -7,27 +7,13 @@ import { FLOW_CTA_ID, FLOW_TAG_NAME } from '../ctas/cta-api-examples';
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidBody } from '../common/validation';
+import { CREATE_TAG_EXAMPLE, TAG_RULES_EXAMPLE } from './behaviour-tag-api-examples';
 import { BehaviourTagsService } from './behaviour-tags.service';
 import { CreateBehaviourTagDto, UpdateBehaviourTagDto } from './dto/behaviour-tag-body.dto';
 import { BehaviourTagListDto } from './dto/behaviour-tag-record.dto';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
 import { ChangeOrigin } from '../audit/change-origin';
 import { RequiresRole } from '../security/admin-roles';
-
-/** The shared example tag, linking the CTA the create example makes on an empty database: any one shows, the rest hide. */
-const TAG_RULES_EXAMPLE = {
-  description: 'Any one store nudge shows, the rest hide; at most two resets a day',
-  exposureRule: {
-    session: { limit: 1 },
-    window: { limit: 2, unit: 'days', value: 1 },
-    lifespan: { limit: 20 },
-  },
-  ctaRelation: {
-    shownCta: { rule: 'ANY', ctaList: [] },
-    hideCta: { rule: 'REST', ctaList: [] },
-  },
-  linkedCtas: [String(FLOW_CTA_ID)],
-};
 
 const LIST_EXAMPLE = {
   behaviourTags: [
@@ -71,7 +57,7 @@ export class BehaviourTagsController {
     examples: {
       [FLOW_TAG_NAME]: {
         summary: `links CTA ${FLOW_CTA_ID}, made by the CTA create example`,
-        value: { behaviourTagName: FLOW_TAG_NAME, ...TAG_RULES_EXAMPLE },
+        value: CREATE_TAG_EXAMPLE,
       },
     },
   })

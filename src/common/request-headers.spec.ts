@@ -1,18 +1,10 @@
+import { expectDomainError } from '../../test/expect-thrown';
 import { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
 import { parseEventSource, parseOperatorUser, parseSdkClientInfo, parseSdkUserId, parseTenantId } from './request-headers';
 
 /** The INVALID_REQUEST a parser throws, for `toThrow(…)`. */
-function failure(parse: () => unknown): DomainError {
-  try {
-    parse();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).code).toBe(ErrorCode.INVALID_REQUEST);
-    return error as DomainError;
-  }
-  throw new Error('the header was accepted');
-}
+const failure = (parse: () => unknown): DomainError => expectDomainError(parse, ErrorCode.INVALID_REQUEST);
 
 describe('parseTenantId', () => {
   it('defaults to `default` when absent or empty', () => {

@@ -1,15 +1,8 @@
+import { expectThrown } from '../../test/expect-thrown';
 import { InvalidConfigError, loadAppConfig } from './app-config';
 
 /** The error a bad environment stops the service with. */
-function failure(env: Record<string, string>): InvalidConfigError {
-  try {
-    loadAppConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidConfigError);
-    return error as InvalidConfigError;
-  }
-  throw new Error(`${JSON.stringify(env)} was accepted`);
-}
+const failure = (env: Record<string, string>): InvalidConfigError => expectThrown(InvalidConfigError, () => loadAppConfig(env));
 
 describe('loadAppConfig', () => {
   it('fills every default from an empty environment', () => {

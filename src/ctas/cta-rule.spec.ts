@@ -1,9 +1,8 @@
-import createCtaExample from '../../test/fixtures/create-cta.json';
+import { expectDomainError } from '../../test/expect-thrown';
+import { examples } from '../../test/fixtures';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { checkCtaRule, MAX_FILTER_DEPTH, MAX_FILTER_LEAVES, validateCtaRule } from './cta-rule';
-
-const example = (): Record<string, any> => JSON.parse(JSON.stringify(createCtaExample.rule));
 
 /** The problems of a rule, as `path: message` lines. */
 const problemsOf = (rule: unknown): string[] => checkCtaRule(rule).problems.map(({ path, message }) => `${path}: ${message}`);
@@ -18,7 +17,7 @@ const leaf = (fields: Record<string, unknown> = {}): Record<string, unknown> => 
 
 /** The example with the first condition of store_opened/"0" filtered by `filters`. */
 const withFilters = (filters: unknown): Record<string, any> => {
-  const rule = example();
+  const rule = examples.rule();
   rule.stateTransition.store_opened['0'][0].filters = filters;
   return rule;
 };
@@ -26,12 +25,12 @@ const FIRST = 'rule.stateTransition.store_opened.0[0].filters';
 
 describe('validateCtaRule', () => {
   it('accepts the shared example unchanged', () => {
-    expect(problemsOf(example())).toEqual([]);
-    expect(validateCtaRule(example(), ErrorCode.INVALID_REQUEST)).toEqual(example());
+    expect(problemsOf(examples.rule())).toEqual([]);
+    expect(validateCtaRule(examples.rule(), ErrorCode.INVALID_REQUEST)).toEqual(examples.rule());
   });
 
   it('keeps unknown keys at every level and does not modify its input', () => {
-    const rule = example();
+    const rule = examples.rule();
     rule.extra = 1;
     rule.cohortEligibility.extra = 2;
     rule.stateTransition.store_opened['0'][0].extra = 3;
@@ -47,7 +46,7 @@ describe('validateCtaRule', () => {
   });
 
   it('stores a transitionTo integer as its string, leaving the input alone', () => {
-    const rule = example();
+    const rule = examples.rule();
     rule.stateTransition.store_opened['0'][0].transitionTo = 1;
     rule.stateTransition.purchase_completed['2'][0].transitionTo = 3;
     const stored = validateCtaRule(rule, ErrorCode.INVALID_REQUEST);
@@ -57,11 +56,11 @@ describe('validateCtaRule', () => {
   });
 
   it('renames frequency.lifespan to lifeSpan; lifeSpan wins when both are sent', () => {
-    const alias = example();
+    const alias = examples.rule();
     alias.frequency.lifespan = { limit: 9 };
     delete alias.frequency.lifeSpan;
-    expect(validateCtaRule(alias, ErrorCode.INVALID_REQUEST).frequency).toEqual({ ...example().frequency, lifeSpan: { limit: 9 } });
-    const both = example();
+    expect(validateCtaRule(alias, ErrorCode.INVALID_REQUEST).frequency).toEqual({ ...examples.rule().frequency, lifeSpan: { limit: 9 } });
+    const both = examples.rule();
     both.frequency.lifespan = { limit: 9 };
     const frequency = validateCtaRule(both, ErrorCode.INVALID_REQUEST).frequency;
     expect(frequency.lifeSpan).toEqual({ limit: 5 });
@@ -69,7 +68,12 @@ describe('validateCtaRule', () => {
   });
 
   it('drops ctaValidTill and optional fields sent as null', () => {
-    const rule = { ...example(), ctaValidTill: 5, resetStates: null, groupByConfig: { groupByKeys: null, maxActiveStateMachineCount: 2 } };
+    const rule = {
+      ...examples.rule(),
+      ctaValidTill: 5,
+      resetStates: null,
+      groupByConfig: { groupByKeys: null, maxActiveStateMachineCount: 2 },
+    };
     const result = validateCtaRule(rule, ErrorCode.INVALID_REQUEST);
     expect(result).not.toHaveProperty('ctaValidTill');
     expect(result).not.toHaveProperty('resetStates');
@@ -260,7 +264,7 @@ describe('validateCtaRule', () => {
     ],
     ['groupByConfig not an object', (r) => (r.groupByConfig = []), 'rule.groupByConfig: must be an object'],
   ])('refuses %s, naming the path', (_case, change, message) => {
-    const rule = example();
+    const rule = examples.rule();
     change(rule);
     expect(problemsOf(rule)).toEqual([message]);
     expect(() => validateCtaRule(rule, ErrorCode.INVALID_REQUEST)).toThrow(new DomainError(ErrorCode.INVALID_REQUEST, message));
@@ -273,7 +277,7 @@ describe('validateCtaRule', () => {
   });
 
   it('refuses a duplicate actionId, naming the first one', () => {
-    const rule = example();
+    const rule = examples.rule();
     rule.actions[1].actionId = 'store_banner';
     rule.stateToAction['2'] = 'store_banner';
     expect(problemsOf(rule)).toEqual([
@@ -298,7 +302,7 @@ describe('validateCtaRule', () => {
   });
 
   it('names every problem of a rule, in one message, the first 20 of more', () => {
-    const rule = example();
+    const rule = examples.rule();
     rule.actions[1].type = 'BANNER';
     rule.stateToAction['2'] = 'popup';
     rule.stateTransition.store_opened['0'][0].filters.filter[0].comparisonType = 'EQUALS';
@@ -312,16 +316,9 @@ describe('validateCtaRule', () => {
           'rule.priority: must be an integer',
       ),
     );
-    const many = example();
+    const many = examples.rule();
     many.resetStates = Array.from({ length: 25 }, (_, index) => `s${index}`);
-    const message = (() => {
-      try {
-        validateCtaRule(many, ErrorCode.INVALID_REQUEST);
-      } catch (error) {
-        return (error as DomainError).message;
-      }
-      return '';
-    })();
+    const { message } = expectDomainError(() => validateCtaRule(many, ErrorCode.INVALID_REQUEST));
     expect(message.split('; ')).toHaveLength(21);
     expect(message).toMatch(
       /^rule\.resetStates\[0\]: "s0" is not a state.*rule\.resetStates\[19\]: "s19" is not a state[^;]*; and 5 more$/,

@@ -40,12 +40,17 @@ describe('TransactionRunner', () => {
     const events: string[] = [];
     (source.transaction as jest.Mock).mockImplementation(async (work: () => Promise<unknown>) => work());
     const runner = new TransactionRunner(source);
+    let finishSlow!: () => void;
+    const slowWork = new Promise<void>((resolve) => (finishSlow = resolve));
     const slow = runner.run(async () => {
       events.push('slow start');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await slowWork;
       events.push('slow end');
     });
     const fast = runner.run(async () => void events.push('fast'));
+    // Every queued callback and timer runs before the slow transaction finishes: a fast one not held back would be in.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    finishSlow();
     await Promise.all([slow, fast]);
     expect(events).toEqual(['slow start', 'slow end', 'fast']);
   });

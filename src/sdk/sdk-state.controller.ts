@@ -5,11 +5,12 @@ import { API_TAG } from '../common/api-docs';
 import { ApiBadRequest } from '../common/api-error-responses';
 import { ApiDataResponse } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
-import { FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_USER_ID, RULE_EXAMPLE } from '../ctas/cta-api-examples';
+import { FLOW_USER_ID } from '../ctas/cta-api-examples';
 import { SdkClientInfo, SdkUserId, TenantId } from '../common/request-headers';
 import type { SdkClientInfo as ClientInfo } from '../common/request-headers';
 import { LaunchResponseDto } from './dto/launch-response.dto';
 import { SnapshotRequestDto, StateMachineDto } from './dto/snapshot-request.dto';
+import { DELTA_EXAMPLE, LAUNCH_EXAMPLE } from './sdk-api-examples';
 import { EMPTY_LAUNCH_RESPONSE } from './sdk-catalogue';
 import { SdkStateService } from './sdk-state.service';
 import { parseSnapshotRequest } from './snapshot-request';
@@ -31,67 +32,6 @@ function cohortClientOf(client: ClientInfo): CohortClient {
   if (client.hotpatchVersion !== null) attributes.hotpatchVersion = client.hotpatchVersion;
   return attributes;
 }
-
-const FLOW_CTA = String(FLOW_CTA_ID);
-const { cohortEligibility: _servedWithout, ...SERVED_RULE } = RULE_EXAMPLE;
-
-/** The device's state of the example CTA: one machine at state 2, one reset (delete it). */
-const DELTA_EXAMPLE = {
-  ctas: [
-    {
-      ctaId: FLOW_CTA,
-      activeStateMachines: {
-        'store-77': { currentState: '2', lastTransitionAt: 1795372967296, createdAt: 1795372967296, context: { storeId: 'store-77' } },
-        'store-12': {
-          currentState: '3',
-          lastTransitionAt: 1795370000000,
-          createdAt: 1795370000000,
-          context: { storeId: 'store-12' },
-          reset: true,
-        },
-      },
-      resetAt: [1795371000000],
-      actionDoneAt: [1795372967296],
-    },
-  ],
-  behaviourTags: [
-    {
-      behaviourTagName: FLOW_TAG_NAME,
-      exposureRule: { ctasResetAt: [{ ctaId: FLOW_CTA, resetAt: 1795371000000 }] },
-      ctaRelation: { activeCtas: [FLOW_CTA] },
-    },
-  ],
-};
-
-/** The launch answer once the flow's CTA is live and the delta example is merged. */
-const LAUNCH_EXAMPLE = {
-  ctas: [
-    {
-      ctaId: FLOW_CTA,
-      rule: {
-        ...SERVED_RULE,
-        ctaValidTill: null,
-        frequency: { ...SERVED_RULE.frequency, lifespan: SERVED_RULE.frequency.lifeSpan },
-      },
-      activeStateMachines: { 'store-77': DELTA_EXAMPLE.ctas[0].activeStateMachines['store-77'] },
-      resetAt: DELTA_EXAMPLE.ctas[0].resetAt,
-      actionDoneAt: DELTA_EXAMPLE.ctas[0].actionDoneAt,
-      behaviourTagName: FLOW_TAG_NAME,
-    },
-  ],
-  behaviourTags: [
-    {
-      behaviourTagName: FLOW_TAG_NAME,
-      exposureRule: {
-        session: { limit: 1 },
-        window: { limit: 2, unit: 'days', value: 1 },
-        lifespan: { limit: 20 },
-        ctasResetAt: DELTA_EXAMPLE.behaviourTags[0].exposureRule.ctasResetAt,
-      },
-      ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] }, activeCtas: [FLOW_CTA] },
-    },
-  ],
-};
 
 const SDK_HEADERS = [
   TENANT_HEADER,
@@ -154,7 +94,7 @@ export class SdkStateController {
       'with state': { summary: 'the state the device holds for the example CTA, merged first', value: DELTA_EXAMPLE },
     },
   })
-  @ApiDataResponse(LaunchResponseDto, { description: 'the eligible CTAs and their behaviour tags', example: LAUNCH_EXAMPLE })
+  @ApiDataResponse(LaunchResponseDto, { description: 'the eligible CTAs and their behaviour tags', example: LAUNCH_EXAMPLE.data })
   @ApiBadRequest(
     "INVALID_REQUEST: a malformed snapshot body ('invalid request'), or a missing or malformed auth-userid or x-tenant-id",
     MALFORMED_SNAPSHOTS_EXAMPLE,

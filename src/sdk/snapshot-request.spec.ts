@@ -1,3 +1,5 @@
+import { expectDomainError } from '../../test/expect-thrown';
+import { machine as stateMachine } from '../../test/fixtures';
 import { DomainError } from '../common/domain-error';
 import {
   MAX_CTA_SNAPSHOTS,
@@ -7,17 +9,10 @@ import {
   parseSnapshotRequest,
 } from './snapshot-request';
 
-const machine = { currentState: '2', lastTransitionAt: 1795372967296, createdAt: 1795372967296 };
+const machine = stateMachine('2');
 const snapshot = (fields: Record<string, unknown> = {}) => ({ ctaId: '12', activeStateMachines: { k: machine }, ...fields });
 
-function rejection(body: unknown): DomainError {
-  try {
-    parseSnapshotRequest(body);
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error(`accepted ${JSON.stringify(body)}`);
-}
+const rejection = (body: unknown): DomainError => expectDomainError(() => parseSnapshotRequest(body));
 
 describe('parseSnapshotRequest', () => {
   it('reads the example delta: ids as strings, reset split from the stored machine', () => {

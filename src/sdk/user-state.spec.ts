@@ -1,3 +1,4 @@
+import { machine as stateMachine } from '../../test/fixtures';
 import type { SnapshotRequest, StateMachine } from './snapshot-request';
 import { parseSnapshotRequest } from './snapshot-request';
 import {
@@ -24,12 +25,9 @@ const catalogue: StateCatalogue = {
   hasTag: (name) => name === 'tag',
 };
 
-const machine = (state: string, lastTransitionAt: number, extra: Record<string, unknown> = {}): StateMachine => ({
-  currentState: state,
-  lastTransitionAt,
-  createdAt: NOW - 10,
-  ...extra,
-});
+/** A machine created 10 ms before NOW. */
+const machine = (state: string, lastTransitionAt: number, extra: Record<string, unknown> = {}): StateMachine =>
+  stateMachine(state, lastTransitionAt, { createdAt: NOW - 10, ...extra });
 
 const request = (body: unknown): SnapshotRequest => parseSnapshotRequest(body);
 
@@ -191,7 +189,7 @@ describe('stored document', () => {
 
 describe('boundUserState', () => {
   const limits = { maxMachinesPerCta: 3, maxUserStateBytes: 100_000 };
-  const aged = (lastTransitionAt: number, createdAt = 0): StateMachine => ({ currentState: '1', lastTransitionAt, createdAt });
+  const aged = (lastTransitionAt: number, createdAt = 0): StateMachine => stateMachine('1', lastTransitionAt, { createdAt });
 
   it('keeps the newest machines of each CTA, by lastTransitionAt then createdAt', () => {
     const state = emptyUserState();

@@ -1,15 +1,12 @@
-import { DomainError } from '../../common/domain-error';
+import { expectDomainError } from '../../../test/expect-thrown';
+import { tagBody } from '../../../test/fixtures';
 import { ErrorCode } from '../../common/error-code';
 import { validationPipe } from '../../common/validation';
 import { CreateBehaviourTagDto, UpdateBehaviourTagDto } from './behaviour-tag-body.dto';
 
-const valid = () => ({
-  behaviourTagName: 'store-nudges',
-  description: 'At most one store nudge at a time',
-  exposureRule: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 1 }, lifespan: { limit: 20 } },
-  ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: ['12'] } },
-  linkedCtas: ['12', 13],
-});
+/** The shared example tag, with ids as strings and numbers (the DTO checks shapes, not the relation pair). */
+const valid = () =>
+  tagBody('store-nudges', ['12', 13], { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: ['12'] } });
 
 const pipe = validationPipe(ErrorCode.CAMPAIGN_INVALID);
 const validate = (value: unknown, metatype: new () => object = CreateBehaviourTagDto) => pipe.transform(value, { type: 'body', metatype });
@@ -18,14 +15,7 @@ const validate = (value: unknown, metatype: new () => object = CreateBehaviourTa
 async function rejection(change: (body: Record<string, any>) => void, metatype?: new () => object): Promise<string> {
   const body: Record<string, any> = valid();
   change(body);
-  try {
-    await validate(body, metatype);
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).code).toBe(ErrorCode.CAMPAIGN_INVALID);
-    return (error as DomainError).message;
-  }
-  throw new Error(`accepted ${JSON.stringify(body)}`);
+  return (await expectDomainError(() => validate(body, metatype), ErrorCode.CAMPAIGN_INVALID)).message;
 }
 
 describe('behaviour tag bodies', () => {
