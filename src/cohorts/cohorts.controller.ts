@@ -13,7 +13,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ChangeOrigin } from '../audit/change-origin';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest, ApiNotFound, BAD_TENANT_EXAMPLE, errorExamples } from '../common/api-error-responses';
 import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
 import { DataEnvelope, dataEnvelope, dataEnvelopeSchema, EMPTY_ENVELOPE_SCHEMA, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
 import { TENANT_HEADER } from '../common/api-headers';
 import { DataEnvelope, dataEnvelope } from '../common/envelope';

@@ -2,7 +2,7 @@ import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { CohortClient } from '../cohorts/cohort-provider';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest } from '../common/api-error-responses';
 import { dataEnvelopeSchema } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
