@@ -9,7 +9,7 @@ require('reflect-metadata');
 const { Controller, Header, HttpCode, Module, Post } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 const { FastifyAdapter } = require('@nestjs/platform-fastify');
-const { ORCHESTRATION_FASTIFY_OPTIONS } = require('../dist/src/common/fastify-options');
+const { ORCHESTRATION_FASTIFY_OPTIONS } = require('../dist/src/http/fastify-options');
 
 const body = Buffer.from(process.env.REFERENCE_BODY_B64, 'base64');
 

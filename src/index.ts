@@ -14,7 +14,10 @@ export type {
 } from './orchestration-options';
 
 // The host's FastifyAdapter options the routes need (paths with and without a trailing slash).
-export { ORCHESTRATION_FASTIFY_OPTIONS } from './common/fastify-options';
+export { ORCHESTRATION_FASTIFY_OPTIONS } from './http/fastify-options';
+// The JSON body handling (empty body as none, the nesting limit): a host registers it on its Fastify instance before `app.init()`.
+export { registerJsonBodyParser } from './http/json-body-parser';
+export { MAX_JSON_DEPTH } from './http/json-nesting';
 
 // App-user tokens on the SDK state-machine routes (DESIGN §15): options of the built-in verifier, or the port of a host's own.
 export type { AppUserTokenOptions, AppUserTokenVerifier } from './security/app-user-tokens';

@@ -2,10 +2,10 @@ import { ctaBody, machine } from './fixtures';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { Clock, CtaEntity, ORCHESTRATION_MIGRATIONS } from 'cta-orchestration-service';
+import { Clock, CtaEntity, MAX_JSON_DEPTH, ORCHESTRATION_MIGRATIONS } from 'cta-orchestration-service';
 import type { DataSource } from 'typeorm';
 import { ADMIN_KEY_HEADER, GATEWAY_OPERATOR } from '../examples/gateway/src/admin-key.guard';
-import { configureGateway, createGatewayAdapter } from '../examples/gateway/src/gateway-app';
+import { configureGateway, createGatewayAdapter, GATEWAY_APPLICATION_OPTIONS } from '../examples/gateway/src/gateway-app';
 import { GATEWAY_CONNECTION } from '../examples/gateway/src/gateway-config';
 import { GatewayModule } from '../examples/gateway/src/gateway.module';
 import { CreatePremiumMembers1767300000000 } from '../examples/gateway/src/migrations/1767300000000-CreatePremiumMembers';
@@ -27,7 +27,10 @@ async function startGateway(database: 'sqlite' | 'mysql'): Promise<TestApp> {
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createGatewayAdapter(), { logger: false });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createGatewayAdapter(), {
+    ...GATEWAY_APPLICATION_OPTIONS,
+    logger: false,
+  });
   configureGateway(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
@@ -132,6 +135,24 @@ eachDatabase('Example gateway hosting the module', (database) => {
   it('answers the module’s error envelope on its routes without a global filter in the gateway', async () => {
     const response = await api.put(`${ADMIN}/ctas/abc/live`, undefined, admin());
     expect(response).toMatchObject({ status: 400, body: errorBody('CTA_ID_INVALID') });
+  });
+
+  it('reads JSON bodies with the module’s parser: too deep or malformed answers the standalone app’s 400 envelope', async () => {
+    const nestedText = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const tooDeep = `{"ctas":${nestedText(MAX_JSON_DEPTH)}}`;
+    for (const [path, headers] of [
+      [`${ADMIN}/ctas/`, admin()],
+      [DELTA, sdk('42')],
+    ] as const) {
+      expect(await api.post(path, tooDeep, headers)).toMatchObject({
+        status: 400,
+        body: errorBody('INVALID_REQUEST', `the JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`),
+      });
+      expect(await api.post(path, '{"ctas": [', headers)).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST') });
+    }
+    // An empty JSON body reads as none.
+    const launch = await api.request('POST', LAUNCH, { body: '', headers: { ...sdk('42'), 'content-type': 'application/json' } });
+    expect(launch.status).toBe(200);
   });
 
   it('serves only under the gateway’s prefixes, not the standalone ones', async () => {

@@ -5,7 +5,8 @@ import { createConnection } from 'mysql2/promise';
 import { AppModule } from '../src/app.module';
 import { Clock } from '../src/common/clock';
 import { loadAppConfig } from '../src/config/app-config';
-import { configureHttpApp, createFastifyAdapter, NEST_APPLICATION_OPTIONS } from '../src/http-app';
+import { createFastifyAdapter, NEST_APPLICATION_OPTIONS } from '../src/http/fastify-adapter';
+import { configureHttpApp } from '../src/http-app';
 import { TestClock } from './test-clock';
 
 export type TestDatabase = 'sqlite' | 'mysql';

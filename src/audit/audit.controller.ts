@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest, BAD_TENANT_EXAMPLE, ErrorExample } from '../common/api-error-responses';
 import { TENANT_HEADER } from '../common/api-headers';
 import { ApiDataResponse, DataEnvelope, dataEnvelope } from '../common/envelope';

@@ -11,7 +11,7 @@ import {
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ChangeOrigin } from '../audit/change-origin';
 import { TENANT_HEADER, USER_HEADER } from '../common/api-headers';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest, ApiNotFound, BAD_TENANT_EXAMPLE, errorExamples } from '../common/api-error-responses';
 import { ApiDataResponse, DataEnvelope, dataEnvelope, ErrorEnvelopeDto, NULL_DATA } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';

@@ -1,7 +1,7 @@
 import { CanActivate, Controller, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { ApiExcludeController, ApiSecurity } from '@nestjs/swagger';
-import { KEY_SCHEMES, KeyedApi } from './api-docs';
+import { KEY_SCHEMES, KeyedApi } from '../api-docs/key-schemes';
 import { ApiCommonErrorResponses } from './api-error-responses';
 import { ErrorEnvelopeFilter } from './exception.filter';
 

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest } from '../common/api-error-responses';
 import { ApiEmptyResponse, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';

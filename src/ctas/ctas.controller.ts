@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
 import { ApiDataResponse, ApiEmptyResponse, DataEnvelope, dataEnvelope, EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';

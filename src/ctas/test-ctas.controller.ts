@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest } from '../common/api-error-responses';
 import { ApiDataResponse, DataEnvelope, dataEnvelope, NULL_DATA } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';

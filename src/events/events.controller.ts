@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest, ApiNotFound, BAD_TENANT_EXAMPLE } from '../common/api-error-responses';
 import { OPTIONAL_USER_HEADER, SOURCE_HEADER, TENANT_HEADER } from '../common/api-headers';
 import { ChangeOrigin } from '../audit/change-origin';

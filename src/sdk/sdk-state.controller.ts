@@ -1,7 +1,7 @@
 import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CohortClient } from '../cohorts/cohort-provider';
-import { API_TAG } from '../common/api-docs';
+import { API_TAG } from '../api-docs/api-tags';
 import { ApiBadRequest } from '../common/api-error-responses';
 import { ApiDataResponse } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';

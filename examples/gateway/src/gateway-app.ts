@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ORCHESTRATION_FASTIFY_OPTIONS, registerMemberUploads } from 'cta-orchestration-service';
+import { ORCHESTRATION_FASTIFY_OPTIONS, registerJsonBodyParser, registerMemberUploads } from 'cta-orchestration-service';
 import { GatewayConfig } from './gateway-config';
 import { GatewayModule } from './gateway.module';
 
@@ -9,15 +9,24 @@ export const GATEWAY_GLOBAL_PREFIX = 'api';
 
 export const createGatewayAdapter = (): FastifyAdapter => new FastifyAdapter({ ...ORCHESTRATION_FASTIFY_OPTIONS, logger: false });
 
+/** The module's JSON parser stands in for Nest's (registerJsonBodyParser in configureGateway). */
+export const GATEWAY_APPLICATION_OPTIONS = { bodyParser: false } as const;
+
 export function configureGateway(app: NestFastifyApplication): void {
   app.setGlobalPrefix(GATEWAY_GLOBAL_PREFIX);
-  // Cohort member uploads as CSV streams (before the routes are registered at init).
-  registerMemberUploads(app.getHttpAdapter().getInstance());
+  const fastify = app.getHttpAdapter().getInstance();
+  // The module's JSON bodies (its nesting limit) and cohort member uploads as CSV streams, before the routes are registered at init.
+  registerJsonBodyParser(fastify);
+  registerMemberUploads(fastify);
   app.enableShutdownHooks();
 }
 
 export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), createGatewayAdapter());
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayModule.forRoot(config),
+    createGatewayAdapter(),
+    GATEWAY_APPLICATION_OPTIONS,
+  );
   configureGateway(app);
   return app;
 }

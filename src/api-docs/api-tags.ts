@@ -1,0 +1,66 @@
+import type { TagObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/** The tag of each group of routes in the Swagger UI at /docs (DESIGN §22); `@ApiTags(API_TAG.ctas)`. */
+export const API_TAG = {
+  ctas: 'CTAs',
+  ctaStatus: 'CTA status',
+  behaviourTags: 'Behaviour tags',
+  cohorts: 'Cohorts',
+  events: 'Event definitions',
+  nudgePreviews: 'Nudge previews',
+  sdk: 'SDK',
+  audit: 'Audit',
+  operations: 'Operations',
+} as const;
+
+/** In the order an operator works through them; the document lists those that have routes. */
+export const API_TAGS: readonly TagObject[] = [
+  {
+    name: API_TAG.ctas,
+    description:
+      'Calls to action: create one (it starts in draft), read, edit while draft or paused, list with filters and paging. ' +
+      'Test CTAs are live at once and served only to the users listed, until they expire.',
+  },
+  {
+    name: API_TAG.ctaStatus,
+    description:
+      'The lifecycle: draft → live (or scheduled) → paused → live … → concluded or terminated. ' +
+      'Devices get a CTA only while it is live (or scheduled and past its startTime).',
+  },
+  {
+    name: API_TAG.behaviourTags,
+    description:
+      'Group CTAs that devices coordinate: exposure limits for the group, and which CTAs hide while another shows ' +
+      '(shownCta ANY with hideCta REST, or LIST with LIST). A tag changes only while none of its CTAs is live or scheduled.',
+  },
+  {
+    name: API_TAG.cohorts,
+    description:
+      "Who a CTA is for: cohorts named in the rule's cohortEligibility (`all` is everyone). Static cohorts are lists of user ids " +
+      '(JSON, or CSV uploads of up to a million ids); rule cohorts hold for launches by app version, package, hotpatch or a stable percentage of users.',
+  },
+  {
+    name: API_TAG.events,
+    description:
+      'The app events CTA rules react to (the keys of rule.stateTransition) and their properties (what filters compare). ' +
+      'Define them before the CTAs that use them.',
+  },
+  {
+    name: API_TAG.nudgePreviews,
+    description: 'Store a nudge template for a while, so a device can show it before the CTA goes live.',
+  },
+  {
+    name: API_TAG.sdk,
+    description:
+      'What the mobile SDK calls: at launch, the CTAs active for the user with their state; while running, the state it changed; ' +
+      'nudge previews. Send auth-userid (the app user) and api_version 1.',
+  },
+  {
+    name: API_TAG.audit,
+    description: 'Who changed what and when, with the record before and after.',
+  },
+  {
+    name: API_TAG.operations,
+    description: 'Liveness, readiness and Prometheus metrics, for the platform; no key needed.',
+  },
+];
