@@ -59,7 +59,11 @@ const RULE_COHORTS = [
 ];
 /** The member upload measured: this many ids as one CSV. */
 const UPLOAD_IDS = 1_000_000;
-const MERGE_USERS = 500;
+/**
+ * Users the merges rotate over: enough that none reaches MAX_MACHINES_PER_CTA (100) in a run (a
+ * quiet machine merges about 50,000 in 8 s), whose oldest-first drops would count as lost here.
+ */
+const MERGE_USERS = 2_000;
 const FIRST_USER = 1_000_000_000;
 const LAUNCH_PATH = '/cta/active/state-machines/';
 const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1', app_version: '5.2.0', package_name: 'com.example.app' };

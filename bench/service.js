@@ -10,7 +10,8 @@ const path = require('node:path');
 const ROOT = path.join(__dirname, '..');
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/cta_bench';
 
-let nextPort = 39_000 + Math.floor(Math.random() * 2000);
+// Below Linux's ephemeral range (32768-60999), where autocannon's own connections take their local ports.
+let nextPort = 20_000 + Math.floor(Math.random() * 8000);
 const takePort = () => nextPort++;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
