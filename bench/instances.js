@@ -48,7 +48,7 @@ async function post(base, pathName, body, headers) {
 /** 40,000 launches, each for a new random tenant id; heap and cache size along the way. */
 async function measureMemory() {
   const file = path.join(os.tmpdir(), `cta-bench-memory-${process.pid}.sqlite`);
-  const service = await startService(`sqlite:${file}`);
+  const service = await startService({ DB_URL: `sqlite:${file}` });
   const sample = async (tenants) => {
     await service.gc();
     return {
@@ -142,7 +142,7 @@ async function countingProxy(target) {
 async function measureIdleQueries() {
   const url = await recreateSchema('cta_bench_idle');
   // The first start applies the migrations; then the tenants are seeded straight into the tables.
-  const migrator = await startService(url.toString(), { SCHEDULER_INTERVAL_MS: '0' });
+  const migrator = await startService({ DB_URL: url.toString(), SCHEDULER_INTERVAL_MS: '0' });
   await migrator.stop();
   const mysql = require('mysql2/promise');
   const db = await mysql.createConnection({ uri: url.toString() });
@@ -184,7 +184,7 @@ async function measureIdleQueries() {
       const proxied = new URL(url);
       proxied.hostname = '127.0.0.1';
       proxied.port = String(proxy.port);
-      services.push(await startService(proxied.toString()));
+      services.push(await startService({ DB_URL: proxied.toString() }));
     }
     // One scheduler interval (10 s) to settle: first claims, first runs.
     await sleep(12_000);
@@ -203,7 +203,7 @@ async function measureIdleQueries() {
 /** Delta merges (one new machine each, closed loop, one connection) for a user at the caps and for a small user. */
 async function measureMergeAtCaps() {
   const url = await recreateSchema('cta_bench_caps');
-  const service = await startService(url.toString(), { SCHEDULER_INTERVAL_MS: '0' });
+  const service = await startService({ DB_URL: url.toString(), SCHEDULER_INTERVAL_MS: '0' });
   const tenant = { 'x-tenant-id': 'caps' };
   try {
     const ctaIds = [];

@@ -73,7 +73,7 @@ const FRESH_TOKENS = 4000;
 
 /** A reference server (`ceiling.js`, `nest-floor.js`) answering `body` to every launch. */
 async function startReference(script, body) {
-  const port = takePort();
+  const port = await takePort();
   const child = fork(path.join(__dirname, script), {
     env: { ...process.env, PORT: String(port), REFERENCE_BODY_B64: body.toString('base64') },
   });
@@ -131,7 +131,7 @@ async function startTokenIssuer(users) {
   const server = http.createServer((_request, response) =>
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })),
   );
-  const port = takePort();
+  const port = await takePort();
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   const rs256 = { alg: 'RS256', kid: 'bench-1' };
   const perUserFresh = Math.ceil(FRESH_TOKENS / users);

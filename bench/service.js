@@ -5,14 +5,20 @@
  * `run.js`) `galera.js` use these.
  */
 const { spawn } = require('node:child_process');
+const net = require('node:net');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/cta_bench';
 
-// Below Linux's ephemeral range (32768-60999), where autocannon's own connections take their local ports.
-let nextPort = 20_000 + Math.floor(Math.random() * 8000);
-const takePort = () => nextPort++;
+/** A port no socket holds now, as the kernel picks it (a fixed range met other processes' ports here). */
+async function takePort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(url) {
@@ -32,7 +38,7 @@ async function waitFor(url) {
  * `gc()`), so heap figures count live data only.
  */
 async function startService(dbUrl, env = {}) {
-  const port = takePort();
+  const port = await takePort();
   const child = spawn(
     process.execPath,
     ['--expose-gc', '-r', path.join(__dirname, 'gc-on-signal.js'), path.join(ROOT, 'dist/src/main.js')],
@@ -42,7 +48,10 @@ async function startService(dbUrl, env = {}) {
     },
   );
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/health`);
+  // The child's own exit (e.g. its port taken meanwhile) must not be hidden by another server answering there.
+  const exited = new Promise((_resolve, reject) => child.once('exit', (code) => reject(new Error(`the service exited (${code})`))));
+  exited.catch(() => undefined);
+  await Promise.race([waitFor(`${base}/health`), exited]);
   return {
     base,
     pid: child.pid,
