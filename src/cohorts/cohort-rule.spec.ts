@@ -27,6 +27,7 @@ describe('compileCohortRule', () => {
   it.each<[CohortRule, RuleInput['client'], boolean]>([
     [{ all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2' }] }, { appVersion: '5.1.9' }, true],
     [{ all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2' }] }, { appVersion: '5.2' }, false],
+    [{ all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2' }] }, { appVersion: '5.2.0-beta.1' }, true],
     [{ all: [{ attribute: 'appVersion', op: 'semverLte', value: '5.2' }] }, { appVersion: '5.2.0' }, true],
     [{ all: [{ attribute: 'appVersion', op: 'semverGt', value: '5.2' }] }, { appVersion: '5.10' }, true],
     [{ all: [{ attribute: 'appVersion', op: 'semverGte', value: '5.2' }] }, { appVersion: 'garbage' }, false],
