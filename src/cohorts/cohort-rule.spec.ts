@@ -55,6 +55,13 @@ describe('compileCohortRule', () => {
     expect(compileCohortRule(rule, 'c')(input(client))).toBe(expected);
   });
 
+  it('buckets by the first 4 bytes of SHA-256(tenant NUL salt NUL user), big-endian, mod 100', () => {
+    // Pinned: the same users stay in a bucket across versions and instances.
+    expect(bucketOf('t1', 'c', '1')).toBe(15);
+    expect(bucketOf('bench-cohorts', 'half', '1000000007')).toBe(45);
+    expect(bucketOf('tenant-a', 'example-10pct', '-9223372036854775808')).toBe(26);
+  });
+
   it('reads static membership and buckets by tenant, salt (default the cohort name) and user', () => {
     expect(compileCohortRule({ all: [{ cohort: 'staff' }] }, 'c')(input({}, '1', ['staff']))).toBe(true);
     expect(compileCohortRule({ all: [{ cohort: 'staff' }] }, 'c')(input({}, '1', []))).toBe(false);

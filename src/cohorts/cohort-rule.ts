@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import * as semver from 'semver';
 import type { CohortClient } from './cohort-provider';
@@ -205,11 +205,18 @@ export interface RuleInput {
 export type RulePredicate = (input: RuleInput) => boolean;
 
 /**
+ * SHA-256 as hex: Node's one-shot `crypto.hash` (20.12 and later) makes no Hash object per call,
+ * and hex output no Buffer (together a third of `createHash(…).digest()`'s cost, measured).
+ */
+const sha256Hex: (text: string) => string =
+  typeof hash === 'function' ? (text) => hash('sha256', text, 'hex') : (text) => createHash('sha256').update(text).digest('hex');
+
+/**
  * The user's percentile in 0–99 for a salt: the same on every instance and launch, independent
  * across salts (a cryptographic hash of tenant, salt and user id).
  */
 export function bucketOf(tenantId: string, salt: string, userId: string): number {
-  return createHash('sha256').update(`${tenantId}\u0000${salt}\u0000${userId}`).digest().readUInt32BE(0) % 100;
+  return parseInt(sha256Hex(`${tenantId}\u0000${salt}\u0000${userId}`).slice(0, 8), 16) % 100;
 }
 
 /**
