@@ -27,6 +27,7 @@ describe('compileCohortRule', () => {
   it.each<[CohortRule, RuleInput['client'], boolean]>([
     [{ all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2' }] }, { appVersion: '5.1.9' }, true],
     [{ all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2' }] }, { appVersion: '5.2' }, false],
+    [{ all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2' }] }, { appVersion: '5.2.0-beta.1' }, true],
     [{ all: [{ attribute: 'appVersion', op: 'semverLte', value: '5.2' }] }, { appVersion: '5.2.0' }, true],
     [{ all: [{ attribute: 'appVersion', op: 'semverGt', value: '5.2' }] }, { appVersion: '5.10' }, true],
     [{ all: [{ attribute: 'appVersion', op: 'semverGte', value: '5.2' }] }, { appVersion: 'garbage' }, false],
@@ -52,6 +53,13 @@ describe('compileCohortRule', () => {
     ],
   ])('%j holds for %j: %s', (rule, client, expected) => {
     expect(compileCohortRule(rule, 'c')(input(client))).toBe(expected);
+  });
+
+  it('buckets by the first 4 bytes of SHA-256(tenant NUL salt NUL user), big-endian, mod 100', () => {
+    // Pinned: the same users stay in a bucket across versions and instances.
+    expect(bucketOf('t1', 'c', '1')).toBe(15);
+    expect(bucketOf('bench-cohorts', 'half', '1000000007')).toBe(45);
+    expect(bucketOf('tenant-a', 'example-10pct', '-9223372036854775808')).toBe(26);
   });
 
   it('reads static membership and buckets by tenant, salt (default the cohort name) and user', () => {

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import * as semver from 'semver';
 import type { CohortClient } from './cohort-provider';
 
@@ -204,20 +205,47 @@ export interface RuleInput {
 export type RulePredicate = (input: RuleInput) => boolean;
 
 /**
+ * SHA-256 as hex: Node's one-shot `crypto.hash` (20.12 and later) makes no Hash object per call,
+ * and hex output no Buffer (together a third of `createHash(…).digest()`'s cost, measured).
+ */
+const sha256Hex: (text: string) => string =
+  typeof hash === 'function' ? (text) => hash('sha256', text, 'hex') : (text) => createHash('sha256').update(text).digest('hex');
+
+/**
  * The user's percentile in 0–99 for a salt: the same on every instance and launch, independent
  * across salts (a cryptographic hash of tenant, salt and user id).
  */
 export function bucketOf(tenantId: string, salt: string, userId: string): number {
-  return createHash('sha256').update(`${tenantId}\u0000${salt}\u0000${userId}`).digest().readUInt32BE(0) % 100;
+  return parseInt(sha256Hex(`${tenantId}\u0000${salt}\u0000${userId}`).slice(0, 8), 16) % 100;
 }
 
-const SEMVER_COMPARE: Record<(typeof SEMVER_OPS)[number], (a: semver.SemVer, b: semver.SemVer) => boolean> = {
-  semverLt: (a, b) => semver.lt(a, b),
-  semverLte: (a, b) => semver.lte(a, b),
-  semverGt: (a, b) => semver.gt(a, b),
-  semverGte: (a, b) => semver.gte(a, b),
-  semverEq: (a, b) => semver.eq(a, b),
+/**
+ * Each op on `SemVer#compare` of the two parsed versions (semver's `lt` & co. would parse both
+ * again, strictly, on every call).
+ */
+const SEMVER_COMPARE: Record<(typeof SEMVER_OPS)[number], (order: number) => boolean> = {
+  semverLt: (order) => order < 0,
+  semverLte: (order) => order <= 0,
+  semverGt: (order) => order > 0,
+  semverGte: (order) => order >= 0,
+  semverEq: (order) => order === 0,
 };
+
+/** Longer `app_version` headers are parsed every time rather than held in the cache. */
+const MAX_CACHED_VERSION_LENGTH = 64;
+/** Apps send few distinct versions: each is parsed once, not once per rule and launch (false: not a version). */
+const clientVersions = new LRUCache<string, semver.SemVer | false>({ max: 1000 });
+
+/** The launch's `appVersion` as a version, or null when it is not one. */
+function clientVersion(text: string): semver.SemVer | null {
+  if (text.length > MAX_CACHED_VERSION_LENGTH) return parseVersion(text);
+  let version = clientVersions.get(text);
+  if (version === undefined) {
+    version = parseVersion(text) ?? false;
+    clientVersions.set(text, version);
+  }
+  return version || null;
+}
 
 /** A checked rule as a predicate; `cohortName` is the bucket's default salt. */
 export function compileCohortRule(rule: CohortRule, cohortName: string): RulePredicate {
@@ -266,11 +294,11 @@ export function compileCohortRule(rule: CohortRule, cohortName: string): RulePre
       }
       default: {
         const expected = parseVersion(condition.value) as semver.SemVer;
-        const compare = SEMVER_COMPARE[condition.op];
+        const holds = SEMVER_COMPARE[condition.op];
         return (input) => {
           const actual = valueOf(input);
-          const version = actual === null ? null : parseVersion(actual);
-          return version !== null && compare(version, expected);
+          const version = actual === null ? null : clientVersion(actual);
+          return version !== null && holds(version.compare(expected));
         };
       }
     }
