@@ -30,6 +30,8 @@ interface ServableCta {
   head: Buffer;
   /** `,"behaviourTagName":"…"}` */
   tail: Buffer;
+  /** `head`, no user state, `tail`: the whole entry for a user without state for the CTA, one part to copy. */
+  whole: Buffer;
 }
 
 interface StatefulCta {
@@ -46,6 +48,8 @@ interface ServableTag {
   head: Buffer;
   /** `},"ctaRelation":{"shownCta":…,"hideCta":…,"activeCtas":` */
   middle: Buffer;
+  /** The whole entry for a user without state for the tag. */
+  whole: Buffer;
 }
 
 /** The answer when api_version is absent or below 1 (DESIGN §11 step 1). */
@@ -56,9 +60,9 @@ const RESPONSE_START = utf8('{"data":{"ctas":[');
 const TAGS_START = utf8('],"behaviourTags":[');
 const RESPONSE_END = utf8(']}}');
 const COMMA = utf8(',');
-const TAG_END = utf8('}}');
-const NO_CTA_STATE = utf8('{},"resetAt":[],"actionDoneAt":[]');
-const NO_TAG_LIST = utf8('[]');
+const TAG_END = '}}';
+const NO_CTA_STATE = '{},"resetAt":[],"actionDoneAt":[]';
+const NO_TAG_LIST = '[]';
 
 /**
  * Collects the response's parts, pre-encoded buffers and the user's small JSON
@@ -78,7 +82,13 @@ class ResponseWriter {
     const output = Buffer.allocUnsafe(this.length);
     let offset = 0;
     for (const part of this.parts) {
-      offset += typeof part === 'string' ? output.write(part, offset) : part.copy(output, offset);
+      if (typeof part === 'string') {
+        offset += output.write(part, offset);
+      } else {
+        // TypedArray#set: Buffer#copy's argument handling cost more than copying these parts.
+        output.set(part, offset);
+        offset += part.length;
+      }
     }
     return output;
   }
@@ -147,6 +157,8 @@ export class TenantCatalogue implements StateCatalogue {
       if (cta.isTest) testCtaIds.add(id);
       const tagName = tagOfCta.get(id) ?? null;
       const rule = sdkRule(cta.rule, ctaValidTill(cta));
+      const head = `{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`;
+      const tail = `,"behaviourTagName":${JSON.stringify(tagName)}}`;
       this.servable.push({
         id,
         key: String(id),
@@ -158,8 +170,9 @@ export class TenantCatalogue implements StateCatalogue {
         expiresAt: cta.expiresAt,
         eligibility: cta.rule.cohortEligibility,
         tagName,
-        head: utf8(`{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`),
-        tail: utf8(`,"behaviourTagName":${JSON.stringify(tagName)}}`),
+        head: utf8(head),
+        tail: utf8(tail),
+        whole: utf8(head + NO_CTA_STATE + tail),
       });
     }
     this.servable.sort((a, b) => b.priority - a.priority || a.id - b.id);
@@ -176,10 +189,13 @@ export class TenantCatalogue implements StateCatalogue {
     for (const tag of [...tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const { ctasResetAt: _ignored, ...exposureRule } = tag.exposureRule as unknown as Record<string, unknown>;
       const relation = { shownCta: tag.ctaRelation.shownCta, hideCta: tag.ctaRelation.hideCta };
+      const head = `{"behaviourTagName":${JSON.stringify(tag.name)},"exposureRule":${openObject(exposureRule)}"ctasResetAt":`;
+      const middle = `},"ctaRelation":${openObject(relation)}"activeCtas":`;
       this.tags.set(tag.name, {
         name: tag.name,
-        head: utf8(`{"behaviourTagName":${JSON.stringify(tag.name)},"exposureRule":${openObject(exposureRule)}"ctasResetAt":`),
-        middle: utf8(`},"ctaRelation":${openObject(relation)}"activeCtas":`),
+        head: utf8(head),
+        middle: utf8(middle),
+        whole: utf8(head + NO_TAG_LIST + middle + NO_TAG_LIST + TAG_END),
       });
     }
   }
@@ -207,14 +223,16 @@ export class TenantCatalogue implements StateCatalogue {
       if (!isServableAt(cta, now) || !(cta.isTest ? testCtas?.has(cta.id) : isCohortEligible(cta.eligibility, cohorts))) continue;
       if (!first) response.add(COMMA);
       first = false;
-      response.add(cta.head);
       const userCta = state.ctas.get(cta.key);
-      response.add(
-        userCta
-          ? `${stateMachinesJson(userCta.activeStateMachines)},"resetAt":${JSON.stringify(userCta.resetAt)},"actionDoneAt":${JSON.stringify(userCta.actionDoneAt)}`
-          : NO_CTA_STATE,
-      );
-      response.add(cta.tail);
+      if (userCta) {
+        response.add(cta.head);
+        response.add(
+          `${stateMachinesJson(userCta.activeStateMachines)},"resetAt":${JSON.stringify(userCta.resetAt)},"actionDoneAt":${JSON.stringify(userCta.actionDoneAt)}`,
+        );
+        response.add(cta.tail);
+      } else {
+        response.add(cta.whole);
+      }
       if (cta.tagName !== null) usedTags.add(cta.tagName);
     }
     response.add(TAGS_START);
@@ -224,11 +242,14 @@ export class TenantCatalogue implements StateCatalogue {
       if (!first) response.add(COMMA);
       first = false;
       const tagState = state.tags.get(tag.name);
-      response.add(tag.head);
-      response.add(tagState ? JSON.stringify(tagState.ctasResetAt) : NO_TAG_LIST);
-      response.add(tag.middle);
-      response.add(tagState ? JSON.stringify(tagState.activeCtas) : NO_TAG_LIST);
-      response.add(TAG_END);
+      if (tagState) {
+        response.add(tag.head);
+        response.add(JSON.stringify(tagState.ctasResetAt));
+        response.add(tag.middle);
+        response.add(`${JSON.stringify(tagState.activeCtas)}${TAG_END}`);
+      } else {
+        response.add(tag.whole);
+      }
     }
     response.add(RESPONSE_END);
     return response.toBuffer();
