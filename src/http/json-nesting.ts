@@ -29,7 +29,7 @@ export function nestingExceeds(text: string, max: number): boolean {
 }
 
 /** The index of the quote closing the string opened at `start` (skipped with indexOf: strings are most of a body). */
-function endOfString(text: string, start: number): number {
+export function endOfString(text: string, start: number): number {
   for (let i = start; ;) {
     i = text.indexOf('"', i + 1);
     if (i === -1) return text.length;

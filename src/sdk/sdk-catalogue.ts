@@ -5,7 +5,7 @@ import { isServableAt, keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/
 import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogue.reader';
 import { ctaValidTill } from '../ctas/cta-record';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
-import { StateCatalogue, stateMachinesJson, UserState } from './user-state';
+import { StateCatalogue, UserStateJson } from './user-state';
 
 /**
  * A tenant's catalogue as the SDK sees it (DESIGN §11, §14, §18), built once per
@@ -235,7 +235,7 @@ export class TenantCatalogue implements StateCatalogue {
    * The launch answer (DESIGN §11 steps 3, 5, 6) for a user whose state is
    * already pruned: eligible CTAs by priority, then id; the tags linking them, by name.
    */
-  render(userId: string, cohorts: readonly string[], state: UserState, now: number): Buffer {
+  render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number): Buffer {
     const testCtas = this.testCtasByUser.get(userId);
     const usedTags = new Set<string>();
     const response = new ResponseWriter();
@@ -245,12 +245,10 @@ export class TenantCatalogue implements StateCatalogue {
       if (!isServableAt(cta, now) || !(cta.isTest ? testCtas?.has(cta.id) : isCohortEligible(cta.eligibility, cohorts))) continue;
       if (!first) response.add(COMMA);
       first = false;
-      const userCta = state.ctas.get(cta.key);
-      if (userCta) {
+      const userCta = state.cta(cta.key);
+      if (userCta !== undefined) {
         response.add(cta.head);
-        response.add(
-          `${stateMachinesJson(userCta.activeStateMachines)},"resetAt":${JSON.stringify(userCta.resetAt)},"actionDoneAt":${JSON.stringify(userCta.actionDoneAt)}`,
-        );
+        response.add(userCta);
         response.add(cta.tail);
       } else {
         response.add(cta.whole);
@@ -263,12 +261,12 @@ export class TenantCatalogue implements StateCatalogue {
       if (!usedTags.has(tag.name)) continue;
       if (!first) response.add(COMMA);
       first = false;
-      const tagState = state.tags.get(tag.name);
+      const tagState = state.tag(tag.name);
       if (tagState) {
         response.add(tag.head);
-        response.add(JSON.stringify(tagState.ctasResetAt));
+        response.add(tagState.ctasResetAt);
         response.add(tag.middle);
-        response.add(`${JSON.stringify(tagState.activeCtas)}${TAG_END}`);
+        response.add(`${tagState.activeCtas}${TAG_END}`);
       } else {
         response.add(tag.whole);
       }
