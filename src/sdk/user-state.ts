@@ -1,4 +1,4 @@
-import { endOfString } from '../http/json-nesting';
+import { endOfString, valueEnd } from '../http/json-nesting';
 import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-request';
 
 /**
@@ -488,38 +488,4 @@ function createdAtOf(machine: string): number | undefined {
     at = end + 1;
   }
   return createdAt;
-}
-
-const QUOTE = 0x22;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-
-/** Where the JSON value starting at `start` ends (the index after it), in text without whitespace. */
-function valueEnd(text: string, start: number): number {
-  const first = text.charCodeAt(start);
-  if (first === QUOTE) return endOfString(text, start) + 1;
-  if (first === OPEN_BRACE || first === OPEN_BRACKET) {
-    let depth = 0;
-    for (let i = start; i < text.length; i++) {
-      const char = text.charCodeAt(i);
-      if (char === QUOTE) {
-        i = endOfString(text, i);
-      } else if (char === OPEN_BRACE || char === OPEN_BRACKET) {
-        depth++;
-      } else if ((char === CLOSE_BRACE || char === CLOSE_BRACKET) && --depth === 0) {
-        return i + 1;
-      }
-    }
-    return text.length;
-  }
-  let i = start;
-  while (i < text.length) {
-    const char = text.charCodeAt(i);
-    if (char === COMMA || char === CLOSE_BRACE || char === CLOSE_BRACKET) break;
-    i++;
-  }
-  return i;
 }
