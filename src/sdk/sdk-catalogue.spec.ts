@@ -1,7 +1,7 @@
 import type { CtaRule } from '../ctas/cta.types';
 import type { CatalogueCtaRow } from '../ctas/cta-catalogue.reader';
 import { sdkRule, TenantCatalogue } from './sdk-catalogue';
-import { emptyUserState } from './user-state';
+import { emptyUserState, userStateJson } from './user-state';
 
 const NOW = 1_800_000_000_000;
 
@@ -56,7 +56,7 @@ describe('TenantCatalogue.render', () => {
       [],
       [],
     );
-    expect(idsOf(catalogue.render('1', ['all'], emptyUserState(), NOW))).toEqual(['100', '9', '10', '2']);
+    expect(idsOf(catalogue.render('1', ['all'], userStateJson(emptyUserState()), NOW))).toEqual(['100', '9', '10', '2']);
   });
 
   it('checks the time window against the given time: start of scheduled CTAs, end of every CTA', () => {
@@ -72,8 +72,8 @@ describe('TenantCatalogue.render', () => {
       [],
       [],
     );
-    expect(idsOf(catalogue.render('1', ['all'], emptyUserState(), NOW))).toEqual(['1', '3']);
-    expect(idsOf(catalogue.render('1', ['all'], emptyUserState(), NOW + 1))).toEqual(['3', '4']);
+    expect(idsOf(catalogue.render('1', ['all'], userStateJson(emptyUserState()), NOW))).toEqual(['1', '3']);
+    expect(idsOf(catalogue.render('1', ['all'], userStateJson(emptyUserState()), NOW + 1))).toEqual(['3', '4']);
   });
 
   it('evaluates cohorts, and serves test CTAs only to their users until expiry, regardless of cohorts', () => {
@@ -90,10 +90,10 @@ describe('TenantCatalogue.render', () => {
       [],
       [],
     );
-    expect(idsOf(catalogue.render('7', ['all'], emptyUserState(), NOW))).toEqual(['2', '3']);
-    expect(idsOf(catalogue.render('8', ['all', 'payers'], emptyUserState(), NOW))).toEqual([]);
-    expect(idsOf(catalogue.render('8', ['beta'], emptyUserState(), NOW))).toEqual(['1']);
-    expect(idsOf(catalogue.render('7', ['all'], emptyUserState(), NOW + 10))).toEqual(['2']);
+    expect(idsOf(catalogue.render('7', ['all'], userStateJson(emptyUserState()), NOW))).toEqual(['2', '3']);
+    expect(idsOf(catalogue.render('8', ['all', 'payers'], userStateJson(emptyUserState()), NOW))).toEqual([]);
+    expect(idsOf(catalogue.render('8', ['beta'], userStateJson(emptyUserState()), NOW))).toEqual(['1']);
+    expect(idsOf(catalogue.render('7', ['all'], userStateJson(emptyUserState()), NOW + 10))).toEqual(['2']);
     expect(catalogue.stateTtlOf('3', NOW)).toBe(1000);
     expect(catalogue.stateTtlOf('3', NOW + 10)).toBeUndefined();
   });
@@ -113,8 +113,10 @@ describe('TenantCatalogue.render', () => {
       ],
       [tag('b-tag'), tag('a-tag')],
     );
-    expect(catalogue.render('1', ['none'], emptyUserState(), NOW).toString()).toBe('{"data":{"ctas":[],"behaviourTags":[]}}');
-    const body = JSON.parse(catalogue.render('1', ['all'], emptyUserState(), NOW).toString()).data;
+    expect(catalogue.render('1', ['none'], userStateJson(emptyUserState()), NOW).toString()).toBe(
+      '{"data":{"ctas":[],"behaviourTags":[]}}',
+    );
+    const body = JSON.parse(catalogue.render('1', ['all'], userStateJson(emptyUserState()), NOW).toString()).data;
     expect(body.ctas[0].behaviourTagName).toBe('b-tag');
     expect(body.behaviourTags).toEqual([
       {

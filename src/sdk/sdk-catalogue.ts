@@ -5,7 +5,7 @@ import { isServableAt, keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/
 import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogue.reader';
 import { ctaValidTill } from '../ctas/cta-record';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
-import { StateCatalogue, stateMachinesJson, UserState } from './user-state';
+import { StateCatalogue, UserStateJson } from './user-state';
 
 /**
  * A tenant's catalogue as the SDK sees it (DESIGN §11, §14, §18), built once per
@@ -30,6 +30,8 @@ interface ServableCta {
   head: Buffer;
   /** `,"behaviourTagName":"…"}` */
   tail: Buffer;
+  /** `head`, no user state, `tail`: the whole entry for a user without state for the CTA, one part to copy. */
+  whole: Buffer;
 }
 
 interface StatefulCta {
@@ -46,6 +48,8 @@ interface ServableTag {
   head: Buffer;
   /** `},"ctaRelation":{"shownCta":…,"hideCta":…,"activeCtas":` */
   middle: Buffer;
+  /** The whole entry for a user without state for the tag. */
+  whole: Buffer;
 }
 
 /** The answer when api_version is absent or below 1 (DESIGN §11 step 1). */
@@ -56,9 +60,31 @@ const RESPONSE_START = utf8('{"data":{"ctas":[');
 const TAGS_START = utf8('],"behaviourTags":[');
 const RESPONSE_END = utf8(']}}');
 const COMMA = utf8(',');
-const TAG_END = utf8('}}');
-const NO_CTA_STATE = utf8('{},"resetAt":[],"actionDoneAt":[]');
-const NO_TAG_LIST = utf8('[]');
+const TAG_END = '}}';
+const NO_CTA_STATE = '{},"resetAt":[],"actionDoneAt":[]';
+const NO_TAG_LIST = '[]';
+
+/**
+ * Answers are cut from slabs of this size, as Node's own pool does for buffers under 4 KB:
+ * one allocation every few launches instead of one each. A slab lives while any answer cut
+ * from it is still being written.
+ */
+const SLAB_BYTES = 256 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let slabUsed = 0;
+
+function answerBuffer(length: number): Buffer {
+  if (length > SLAB_BYTES / 4) {
+    return Buffer.allocUnsafe(length);
+  }
+  if (slabUsed + length > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const buffer = slab.subarray(slabUsed, slabUsed + length);
+  slabUsed += length;
+  return buffer;
+}
 
 /**
  * Collects the response's parts, pre-encoded buffers and the user's small JSON
@@ -75,10 +101,16 @@ class ResponseWriter {
   }
 
   toBuffer(): Buffer {
-    const output = Buffer.allocUnsafe(this.length);
+    const output = answerBuffer(this.length);
     let offset = 0;
     for (const part of this.parts) {
-      offset += typeof part === 'string' ? output.write(part, offset) : part.copy(output, offset);
+      if (typeof part === 'string') {
+        offset += output.write(part, offset);
+      } else {
+        // TypedArray#set: Buffer#copy's argument handling cost more than copying these parts.
+        output.set(part, offset);
+        offset += part.length;
+      }
     }
     return output;
   }
@@ -147,6 +179,8 @@ export class TenantCatalogue implements StateCatalogue {
       if (cta.isTest) testCtaIds.add(id);
       const tagName = tagOfCta.get(id) ?? null;
       const rule = sdkRule(cta.rule, ctaValidTill(cta));
+      const head = `{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`;
+      const tail = `,"behaviourTagName":${JSON.stringify(tagName)}}`;
       this.servable.push({
         id,
         key: String(id),
@@ -158,8 +192,9 @@ export class TenantCatalogue implements StateCatalogue {
         expiresAt: cta.expiresAt,
         eligibility: cta.rule.cohortEligibility,
         tagName,
-        head: utf8(`{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`),
-        tail: utf8(`,"behaviourTagName":${JSON.stringify(tagName)}}`),
+        head: utf8(head),
+        tail: utf8(tail),
+        whole: utf8(head + NO_CTA_STATE + tail),
       });
     }
     this.servable.sort((a, b) => b.priority - a.priority || a.id - b.id);
@@ -176,10 +211,13 @@ export class TenantCatalogue implements StateCatalogue {
     for (const tag of [...tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const { ctasResetAt: _ignored, ...exposureRule } = tag.exposureRule as unknown as Record<string, unknown>;
       const relation = { shownCta: tag.ctaRelation.shownCta, hideCta: tag.ctaRelation.hideCta };
+      const head = `{"behaviourTagName":${JSON.stringify(tag.name)},"exposureRule":${openObject(exposureRule)}"ctasResetAt":`;
+      const middle = `},"ctaRelation":${openObject(relation)}"activeCtas":`;
       this.tags.set(tag.name, {
         name: tag.name,
-        head: utf8(`{"behaviourTagName":${JSON.stringify(tag.name)},"exposureRule":${openObject(exposureRule)}"ctasResetAt":`),
-        middle: utf8(`},"ctaRelation":${openObject(relation)}"activeCtas":`),
+        head: utf8(head),
+        middle: utf8(middle),
+        whole: utf8(head + NO_TAG_LIST + middle + NO_TAG_LIST + TAG_END),
       });
     }
   }
@@ -197,7 +235,7 @@ export class TenantCatalogue implements StateCatalogue {
    * The launch answer (DESIGN §11 steps 3, 5, 6) for a user whose state is
    * already pruned: eligible CTAs by priority, then id; the tags linking them, by name.
    */
-  render(userId: string, cohorts: readonly string[], state: UserState, now: number): Buffer {
+  render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number): Buffer {
     const testCtas = this.testCtasByUser.get(userId);
     const usedTags = new Set<string>();
     const response = new ResponseWriter();
@@ -207,14 +245,14 @@ export class TenantCatalogue implements StateCatalogue {
       if (!isServableAt(cta, now) || !(cta.isTest ? testCtas?.has(cta.id) : isCohortEligible(cta.eligibility, cohorts))) continue;
       if (!first) response.add(COMMA);
       first = false;
-      response.add(cta.head);
-      const userCta = state.ctas.get(cta.key);
-      response.add(
-        userCta
-          ? `${stateMachinesJson(userCta.activeStateMachines)},"resetAt":${JSON.stringify(userCta.resetAt)},"actionDoneAt":${JSON.stringify(userCta.actionDoneAt)}`
-          : NO_CTA_STATE,
-      );
-      response.add(cta.tail);
+      const userCta = state.cta(cta.key);
+      if (userCta !== undefined) {
+        response.add(cta.head);
+        response.add(userCta);
+        response.add(cta.tail);
+      } else {
+        response.add(cta.whole);
+      }
       if (cta.tagName !== null) usedTags.add(cta.tagName);
     }
     response.add(TAGS_START);
@@ -223,12 +261,15 @@ export class TenantCatalogue implements StateCatalogue {
       if (!usedTags.has(tag.name)) continue;
       if (!first) response.add(COMMA);
       first = false;
-      const tagState = state.tags.get(tag.name);
-      response.add(tag.head);
-      response.add(tagState ? JSON.stringify(tagState.ctasResetAt) : NO_TAG_LIST);
-      response.add(tag.middle);
-      response.add(tagState ? JSON.stringify(tagState.activeCtas) : NO_TAG_LIST);
-      response.add(TAG_END);
+      const tagState = state.tag(tag.name);
+      if (tagState) {
+        response.add(tag.head);
+        response.add(tagState.ctasResetAt);
+        response.add(tag.middle);
+        response.add(`${tagState.activeCtas}${TAG_END}`);
+      } else {
+        response.add(tag.whole);
+      }
     }
     response.add(RESPONSE_END);
     return response.toBuffer();

@@ -18,9 +18,11 @@ import {
   mergeSnapshots,
   parseUserState,
   pruneUserState,
+  readStoredUserState,
   StateLimits,
   Truncation,
-  UserState,
+  UserStateJson,
+  userStateJson,
   withinLimits,
 } from './user-state';
 import { UserStateStore } from './user-state.store';
@@ -36,9 +38,9 @@ const MAX_MERGE_ATTEMPTS = 20;
  */
 const MERGE_BACKOFF_MS = 5;
 
-/** The user's state after a merge or prune, and the catalogue it was decided on. */
+/** The user's state after a merge or prune (as the answer carries it), and the catalogue it was decided on. */
 interface Decided {
-  state: UserState;
+  state: UserStateJson;
   catalogue: TenantCatalogue;
 }
 
@@ -117,7 +119,7 @@ export class SdkStateService {
         if (unchanged || (await this.store.write(tenantId, userId, json, stored?.version, now))) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);
-          return { state, catalogue };
+          return { state: userStateJson(state), catalogue };
         }
         await sleep(Math.random() * MERGE_BACKOFF_MS * attempt);
       }
@@ -134,22 +136,25 @@ export class SdkStateService {
   private async readPruned(tenantId: string, userId: string, cached: TenantCatalogue, mark: number): Promise<Decided> {
     const stored = await this.store.read(tenantId, userId);
     if (!stored) {
-      return { state: emptyUserState(), catalogue: cached };
+      return { state: userStateJson(emptyUserState()), catalogue: cached };
     }
-    const state = parseUserState(stored.json);
-    const catalogue = dropsOnCatalogueWord(state, NO_SNAPSHOTS, cached, this.clock.now())
+    const reading = readStoredUserState(stored.json);
+    const catalogue = dropsOnCatalogueWord(reading.state, NO_SNAPSHOTS, cached, this.clock.now())
       ? await this.catalogueCache.revalidated(tenantId, mark)
       : cached;
     const now = this.clock.now();
-    if (!pruneUserState(state, catalogue, now) && withinLimits(state, stored.json, this.limits)) {
-      return { state, catalogue };
+    if (!pruneUserState(reading.state, catalogue, now) && withinLimits(reading.state, stored.json, this.limits)) {
+      return { state: reading.json, catalogue };
     }
-    const { json, truncations } = boundUserState(state, this.limits);
+    // Something to drop (rare): from the whole document.
+    const pruned = parseUserState(stored.json);
+    pruneUserState(pruned, catalogue, now);
+    const { json, truncations } = boundUserState(pruned, this.limits);
     // A lost race here only means a merge stored a newer document, which it pruned itself.
     if (await this.store.write(tenantId, userId, json, stored.version, now)) {
       this.reportTruncations(tenantId, userId, truncations);
     }
-    return { state, catalogue };
+    return { state: userStateJson(pruned), catalogue };
   }
 
   /** Counted and logged at warn level (DESIGN §11), one line per stored merge that dropped something. */

@@ -9,10 +9,12 @@ import {
   mergeSnapshots,
   parseUserState,
   pruneUserState,
+  readStoredUserState,
   serializeUserState,
   StateCatalogue,
   stateMachinesJson,
   UserState,
+  userStateJson,
   withinLimits,
 } from './user-state';
 
@@ -184,6 +186,56 @@ describe('stored document', () => {
       JSON.parse(`{"__proto__":${JSON.stringify(machine('1', NOW, { context: { a: 1 } }))},"k":${JSON.stringify(machine('2', NOW))}}`),
     );
     expect(stateMachinesJson(undefined)).toBe('{}');
+  });
+});
+
+describe('readStoredUserState (the launch reading a stored document)', () => {
+  /** What a launch answers of `state`, CTA by CTA and tag by tag. */
+  const answered = (json: ReturnType<typeof userStateJson>, ctaIds: string[], tagNames: string[]) => ({
+    ctas: ctaIds.map((ctaId) => json.cta(ctaId)),
+    tags: tagNames.map((name) => json.tag(name)),
+  });
+
+  it('answers the JSON text that serialising the parsed document gives, for keys and values of any characters', () => {
+    const state = stateWith({
+      ['__proto__']: machine('1', NOW, { context: { createdAt: 'nested', '"]}[{': 'a\\"b', list: [[], {}, '\u2028é😀'] } }),
+      'k"ey\\[': machine('2', NOW, { createdAt: NOW - 20, extra: null, flags: [true, false, 1.5e-7] }),
+    });
+    state.ctas.set('13', { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [NOW] });
+    state.tags.set('ta"g\\', { activeCtas: ['12', '13'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
+    state.tags.set('__proto__', { activeCtas: [], ctasResetAt: [] });
+    const json = serializeUserState(state);
+    const reading = readStoredUserState(json);
+    const ids = ['12', '13', '14'];
+    const names = ['ta"g\\', '__proto__', 'other'];
+    expect(answered(reading.json, ids, names)).toEqual(answered(userStateJson(parseUserState(json)), ids, names));
+    expect([...reading.state.ctas.keys()]).toEqual(['12', '13']);
+    expect([...reading.state.ctas.get('12')!.activeStateMachines]).toEqual([
+      ['__proto__', { createdAt: NOW - 10 }],
+      ['k"ey\\[', { createdAt: NOW - 20 }],
+    ]);
+    expect(reading.state.tags).toEqual(parseUserState(json).tags);
+  });
+
+  it('prunes like the parsed document', () => {
+    const json = serializeUserState(stateWith({ gone: machine('1', NOW, { createdAt: NOW - TTL }), kept: machine('1', NOW) }));
+    const reading = readStoredUserState(json);
+    const parsed = parseUserState(json);
+    expect(pruneUserState(reading.state, catalogue, NOW)).toBe(pruneUserState(parsed, catalogue, NOW));
+    expect([...reading.state.ctas.get('12')!.activeStateMachines.keys()]).toEqual([...parsed.ctas.get('12')!.activeStateMachines.keys()]);
+  });
+
+  it.each([
+    ['spaces', '{"ctas": [], "tags": []}'],
+    ['other key orders', '{"tags":[],"ctas":[]}'],
+    [
+      'a machine without a numeric createdAt',
+      '{"ctas":[["12",{"activeStateMachines":[["a",{"createdAt":"1"}]],"resetAt":[],"actionDoneAt":[]}]],"tags":[]}',
+    ],
+  ])('parses a document of another shape (%s) instead', (_shape, json) => {
+    const reading = readStoredUserState(json);
+    expect(reading.state).toEqual(parseUserState(json));
+    expect(reading.json.cta('12')).toEqual(userStateJson(parseUserState(json)).cta('12'));
   });
 });
 

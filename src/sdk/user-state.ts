@@ -1,3 +1,4 @@
+import { endOfString, valueEnd } from '../http/json-nesting';
 import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-request';
 
 /**
@@ -11,8 +12,11 @@ import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-reque
 /** A user's state keeps the newest this many entries of each list (DESIGN §11). */
 export const MAX_STORED_LIST_ENTRIES = 1000;
 
-export interface CtaState {
-  activeStateMachines: Map<string, StateMachine>;
+/** What the pruning rules read of a state machine. */
+export type MachineAge = Pick<StateMachine, 'createdAt'>;
+
+export interface CtaState<Machine extends MachineAge = StateMachine> {
+  activeStateMachines: Map<string, Machine>;
   resetAt: number[];
   actionDoneAt: number[];
 }
@@ -22,9 +26,9 @@ export interface TagState {
   ctasResetAt: CtaResetAt[];
 }
 
-export interface UserState {
+export interface UserState<Machine extends MachineAge = StateMachine> {
   /** By CTA id (decimal string). */
-  ctas: Map<string, CtaState>;
+  ctas: Map<string, CtaState<Machine>>;
   /** By behaviour tag name. */
   tags: Map<string, TagState>;
 }
@@ -100,7 +104,12 @@ const byResetAt = (entry: CtaResetAt): number => entry.resetAt;
  * than the request, so such a decision needs a catalogue revalidated after the
  * request arrived (DESIGN §11, "A stale catalogue never loses data").
  */
-export function dropsOnCatalogueWord(state: UserState, request: SnapshotRequest, catalogue: StateCatalogue, now: number): boolean {
+export function dropsOnCatalogueWord(
+  state: UserState<MachineAge>,
+  request: SnapshotRequest,
+  catalogue: StateCatalogue,
+  now: number,
+): boolean {
   const keepsCta = (ctaId: string): boolean => catalogue.stateTtlOf(ctaId, now) !== undefined;
   return (
     request.ctas.some((snapshot) => !keepsCta(snapshot.ctaId)) ||
@@ -168,7 +177,7 @@ export function mergeSnapshots(state: UserState, request: SnapshotRequest, catal
  * are neither live nor paused (or no longer exist), state of unknown tags, and
  * entries left empty. Answers whether anything was dropped.
  */
-export function pruneUserState(state: UserState, catalogue: StateCatalogue, now: number): boolean {
+export function pruneUserState(state: UserState<MachineAge>, catalogue: StateCatalogue, now: number): boolean {
   const sizeBefore = state.ctas.size + state.tags.size;
   let machinesDropped = false;
   for (const [ctaId, cta] of state.ctas) {
@@ -211,7 +220,7 @@ export interface Truncation {
 }
 
 /** Whether a stored document (`json`, parsed as `state`) is within `limits` as it is: the launch's cheap check. */
-export function withinLimits(state: UserState, json: string, limits: StateLimits): boolean {
+export function withinLimits(state: UserState<MachineAge>, json: string, limits: StateLimits): boolean {
   // UTF-8 takes at most 3 bytes per UTF-16 unit: most documents pass without being measured.
   const fits = json.length * 3 <= limits.maxUserStateBytes || Buffer.byteLength(json) <= limits.maxUserStateBytes;
   return fits && [...state.ctas.values()].every((cta) => cta.activeStateMachines.size <= limits.maxMachinesPerCta);
@@ -304,7 +313,7 @@ function halveLongestList(state: UserState): Truncation {
 }
 
 /** Removes CTA and tag entries left with nothing in them. */
-function dropEmptyEntries(state: UserState): void {
+function dropEmptyEntries(state: UserState<MachineAge>): void {
   for (const [ctaId, cta] of state.ctas) {
     if (cta.activeStateMachines.size === 0 && cta.resetAt.length === 0 && cta.actionDoneAt.length === 0) {
       state.ctas.delete(ctaId);
@@ -327,4 +336,156 @@ export function stateMachinesJson(machines: Map<string, StateMachine> | undefine
     json += `${json.length > 1 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(machine)}`;
   }
   return `${json}}`;
+}
+
+/** The user's state as the launch answer carries it: JSON text per CTA and per tag. */
+export interface UserStateJson {
+  /** `{"key":machine,…},"resetAt":[…],"actionDoneAt":[…]`, or undefined without state for the CTA. */
+  cta(ctaId: string): string | undefined;
+  /** The tag's two lists, or undefined without state for the tag. */
+  tag(name: string): { ctasResetAt: string; activeCtas: string } | undefined;
+}
+
+/** `state`'s parts serialised as the launch answer asks for them. */
+export function userStateJson(state: UserState): UserStateJson {
+  return {
+    cta: (ctaId) => {
+      const cta = state.ctas.get(ctaId);
+      return (
+        cta &&
+        `${stateMachinesJson(cta.activeStateMachines)},"resetAt":${JSON.stringify(cta.resetAt)},"actionDoneAt":${JSON.stringify(cta.actionDoneAt)}`
+      );
+    },
+    tag: (name) => {
+      const tag = state.tags.get(name);
+      return tag && { ctasResetAt: JSON.stringify(tag.ctasResetAt), activeCtas: JSON.stringify(tag.activeCtas) };
+    },
+  };
+}
+
+/** A stored document as the launch reads it: what the pruning rules need, and the answer's JSON text. */
+export interface StoredUserStateReading {
+  state: UserState<MachineAge>;
+  json: UserStateJson;
+}
+
+/**
+ * The launch's reading of a stored document: scanned (`scanUserState`), or parsed when its text
+ * has another shape. `json` answers the state as read: for a launch that prunes nothing.
+ */
+export function readStoredUserState(json: string): StoredUserStateReading {
+  const scanned = scanUserState(json);
+  if (scanned) {
+    return scanned;
+  }
+  const state = parseUserState(json);
+  return { state, json: userStateJson(state) };
+}
+
+const CREATED_AT_KEY = '"createdAt"';
+
+/**
+ * The launch's reading of a stored document (written by `serializeUserState`, so
+ * `JSON.stringify`'s text): CTA ids, tag names, lists and each machine's `createdAt`
+ * are read, and the machines' and lists' JSON text is kept as stored, which is what
+ * serialising them again would give (parsing the document and serialising its machines again
+ * were the largest part of a launch's own work). Null for any text of another shape.
+ */
+function scanUserState(json: string): StoredUserStateReading | null {
+  const ctas = new Map<string, CtaState<MachineAge>>();
+  const ctaJson = new Map<string, string>();
+  const tags = new Map<string, TagState>();
+  const tagJson = new Map<string, { ctasResetAt: string; activeCtas: string }>();
+  let at = 0;
+  const skip = (literal: string): boolean => {
+    if (!json.startsWith(literal, at)) return false;
+    at += literal.length;
+    return true;
+  };
+  /** The JSON text of the value at `at`, which it then passes. */
+  const value = (): string => {
+    const start = at;
+    at = valueEnd(json, at);
+    return json.slice(start, at);
+  };
+  const readCta = (): boolean => {
+    const ctaId = stringOf(value());
+    if (ctaId === undefined || ctas.has(ctaId) || !skip(',{"activeStateMachines":[')) return false;
+    const machines = new Map<string, MachineAge>();
+    let machinesJson = '';
+    const readMachine = (): boolean => {
+      const keyJson = value();
+      const key = stringOf(keyJson);
+      if (key === undefined || machines.has(key) || !skip(',')) return false;
+      const machineJson = value();
+      const createdAt = createdAtOf(machineJson);
+      if (createdAt === undefined) return false;
+      machines.set(key, { createdAt });
+      machinesJson += `${machinesJson.length > 0 ? ',' : ''}${keyJson}:${machineJson}`;
+      return true;
+    };
+    if (!list(readMachine) || !skip('],"resetAt":')) return false;
+    const resetAt = value();
+    if (!skip(',"actionDoneAt":')) return false;
+    const actionDoneAt = value();
+    if (!skip('}')) return false;
+    ctas.set(ctaId, {
+      activeStateMachines: machines,
+      resetAt: JSON.parse(resetAt) as number[],
+      actionDoneAt: JSON.parse(actionDoneAt) as number[],
+    });
+    ctaJson.set(ctaId, `{${machinesJson}},"resetAt":${resetAt},"actionDoneAt":${actionDoneAt}`);
+    return true;
+  };
+  const readTag = (): boolean => {
+    const name = stringOf(value());
+    if (name === undefined || tags.has(name) || !skip(',{"activeCtas":')) return false;
+    const activeCtas = value();
+    if (!skip(',"ctasResetAt":')) return false;
+    const ctasResetAt = value();
+    if (!skip('}')) return false;
+    tags.set(name, { activeCtas: JSON.parse(activeCtas) as string[], ctasResetAt: JSON.parse(ctasResetAt) as CtaResetAt[] });
+    tagJson.set(name, { ctasResetAt, activeCtas });
+    return true;
+  };
+  const read = skip('{"ctas":[') && list(readCta) && skip('],"tags":[') && list(readTag) && skip(']}') && at === json.length;
+  if (!read) {
+    return null;
+  }
+  return { state: { ctas, tags }, json: { cta: (ctaId) => ctaJson.get(ctaId), tag: (name) => tagJson.get(name) } };
+
+  /** `[entry,…]` of `[…]` entries (the opening bracket already passed), each read by `entry`; leaves `at` on the closing one. */
+  function list(entry: () => boolean): boolean {
+    if (json[at] === ']') return true;
+    do {
+      if (!skip('[') || !entry() || !skip(']')) return false;
+    } while (skip(','));
+    return json[at] === ']';
+  }
+}
+
+/** A JSON string's value; undefined for anything else. */
+function stringOf(text: string): string | undefined {
+  if (text.length < 2 || text[0] !== '"') return undefined;
+  return text.includes('\\') ? (JSON.parse(text) as string) : text.slice(1, -1);
+}
+
+/** The top-level `createdAt` of a machine's JSON object, when it is a number and no key is escaped. */
+function createdAtOf(machine: string): number | undefined {
+  if (machine[0] !== '{') return undefined;
+  let createdAt: number | undefined;
+  for (let at = 1; at < machine.length - 1;) {
+    if (machine[at] !== '"') return undefined;
+    const keyEnd = endOfString(machine, at) + 1;
+    if (machine.lastIndexOf('\\', keyEnd) >= at) return undefined;
+    const isCreatedAt = keyEnd - at === CREATED_AT_KEY.length && machine.startsWith(CREATED_AT_KEY, at);
+    const valueStart = keyEnd + 1;
+    const end = valueEnd(machine, valueStart);
+    if (isCreatedAt) {
+      const number = machine[valueStart] === '"' ? Number.NaN : Number(machine.slice(valueStart, end));
+      createdAt = Number.isFinite(number) ? number : undefined;
+    }
+    at = end + 1;
+  }
+  return createdAt;
 }
