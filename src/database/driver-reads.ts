@@ -18,14 +18,36 @@ interface SqliteDatabase {
 
 type MysqlCallback<T> = (error: (Error & { code?: string }) | null, result: T) => void;
 
-interface MysqlPool {
+/** The parts of a mysql2 (callback API) pool and its connections used on the hot paths. */
+export interface MysqlPool {
   getConnection(
     callback: MysqlCallback<{
-      execute(options: { sql: string; values: unknown[]; timeout: number; rowsAsArray: true }, callback: MysqlCallback<unknown[][]>): void;
+      execute(options: { sql: string; values: unknown[]; timeout: number; rowsAsArray?: boolean }, callback: MysqlCallback<unknown>): void;
       release(): void;
       destroy(): void;
     }>,
   ): void;
+}
+
+/**
+ * mysql2's `execute` (a statement prepared once per pooled connection) with the query timeout of
+ * the TypeORM connections and the same destroy on timeout (see query-timeout.ts).
+ */
+export function executeOnPool(pool: MysqlPool, sql: string, values: unknown[], rowsAsArray = false): Promise<unknown> {
+  return new Promise((resolve, reject) =>
+    pool.getConnection((connectError, connection) => {
+      if (connectError) {
+        reject(connectError);
+        return;
+      }
+      connection.execute({ sql, values, timeout: QUERY_TIMEOUT_MS, rowsAsArray }, (error, result) => {
+        if (isQueryTimeout(error)) connection.destroy();
+        else connection.release();
+        if (error) reject(error);
+        else resolve(result);
+      });
+    }),
+  );
 }
 
 export function createDriverReads(dataSource: DataSource): DriverReads {
@@ -44,22 +66,7 @@ export function createDriverReads(dataSource: DataSource): DriverReads {
     case 'mysql':
     case 'mariadb':
       // The pool read on each call, not captured: the driver (re)creates it when the DataSource connects.
-      // The query timeout and the destroy on timeout of the TypeORM connections (see query-timeout.ts).
-      return (sql, values) =>
-        new Promise((resolve, reject) =>
-          (driver.pool as MysqlPool).getConnection((connectError, connection) => {
-            if (connectError) {
-              reject(connectError);
-              return;
-            }
-            connection.execute({ sql, values, timeout: QUERY_TIMEOUT_MS, rowsAsArray: true }, (error, rows) => {
-              if (isQueryTimeout(error)) connection.destroy();
-              else connection.release();
-              if (error) reject(error);
-              else resolve(rows);
-            });
-          }),
-        );
+      return (sql, values) => executeOnPool(driver.pool as MysqlPool, sql, values, true) as Promise<unknown[][]>;
     default:
       throw new Error(`driver reads do not support the database type ${dataSource.options.type}`);
   }

@@ -5,7 +5,7 @@ import { ErrorCode } from '../common/error-code';
 import { ReadBatcher } from '../common/read-batcher';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
 import { isDeadlockError } from '../database/driver-error';
-import { isQueryTimeout, QUERY_TIMEOUT_MS } from '../database/query-timeout';
+import { executeOnPool, type MysqlPool } from '../database/driver-reads';
 
 /** A user's state document as stored, with the version its conditional update checks. */
 export interface StoredUserState {
@@ -133,19 +133,6 @@ class SqliteUserStateStore extends UserStateStore {
   }
 }
 
-type MysqlCallback<T> = (error: (Error & { code?: string }) | null, result: T) => void;
-
-/** The parts of a mysql2 (callback API) pool and its connections used here. */
-interface MysqlConnection {
-  execute(options: { sql: string; values: unknown[]; timeout: number }, callback: MysqlCallback<unknown>): void;
-  release(): void;
-  destroy(): void;
-}
-
-interface MysqlPool {
-  getConnection(callback: MysqlCallback<MysqlConnection>): void;
-}
-
 /** mysql2's `execute` prepares each statement once per pooled connection and reuses it. */
 class MysqlUserStateStore extends UserStateStore {
   constructor(private readonly pool: () => MysqlPool) {
@@ -174,28 +161,8 @@ class MysqlUserStateStore extends UserStateStore {
     }
   }
 
-  /** Like the pool's own `execute`, with the query timeout of the TypeORM connections and the same destroy on timeout (see query-timeout.ts). */
   private execute(sql: string, values: unknown[]): Promise<unknown> {
-    return new Promise((resolve, reject) =>
-      this.pool().getConnection((connectError, connection) => {
-        if (connectError) {
-          reject(connectError);
-          return;
-        }
-        connection.execute({ sql, values, timeout: QUERY_TIMEOUT_MS }, (error, result) => {
-          if (isQueryTimeout(error)) {
-            connection.destroy();
-          } else {
-            connection.release();
-          }
-          if (error) {
-            reject(error);
-          } else {
-            resolve(result);
-          }
-        });
-      }),
-    );
+    return executeOnPool(this.pool(), sql, values);
   }
 }
 
