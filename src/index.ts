@@ -17,7 +17,7 @@ export type {
 export { ORCHESTRATION_FASTIFY_OPTIONS } from './http/fastify-options';
 // The JSON body handling (empty body as none, the nesting limit): a host registers it on its Fastify instance before `app.init()`.
 export { registerJsonBodyParser } from './http/json-body-parser';
-export { MAX_JSON_DEPTH } from './http/json-nesting';
+export { MAX_JSON_DEPTH } from './common/json-text';
 
 // App-user tokens on the SDK state-machine routes (DESIGN §15): options of the built-in verifier, or the port of a host's own.
 export type { AppUserTokenOptions, AppUserTokenVerifier } from './security/app-user-tokens';

@@ -1,4 +1,9 @@
 /**
+ * JSON text read without parsing it: the body parser's nesting check, and the launch's scan
+ * of a stored user state (`sdk/user-state.ts`).
+ */
+
+/**
  * How deep a body's arrays and objects may nest. Real bodies nest about ten
  * levels; thousands would overflow the stack of the recursive code that reads
  * or writes them (validation, JSON.stringify), a 500 for a client's mistake.

@@ -2,7 +2,7 @@ import { HttpException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import { errorEnvelope } from '../common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from '../common/error-code';
-import { MAX_JSON_DEPTH, nestingExceeds } from './json-nesting';
+import { MAX_JSON_DEPTH, nestingExceeds } from '../common/json-text';
 
 /**
  * A JSON body the parser refuses. Parsers run before Nest's router, so their errors reach the

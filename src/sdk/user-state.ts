@@ -1,4 +1,4 @@
-import { endOfString, valueEnd } from '../http/json-nesting';
+import { endOfString, valueEnd } from '../common/json-text';
 import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-request';
 
 /**
