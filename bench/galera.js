@@ -1,6 +1,6 @@
 'use strict';
 /**
- * `npm run bench:galera` (DESIGN §21): app launches and delta merges on one MariaDB server
+ * `npm run bench:galera` (docs/decisions/0011-scale-out-on-galera.md): app launches and delta merges on one MariaDB server
  * versus the 3-node Galera cluster of scripts/galera.sh, in one run:
  *   - one server: one instance on a MariaDB server without Galera, with the nodes' settings
  *     (GALERA_STANDALONE_URL, which `GALERA_STANDALONE=1 scripts/galera.sh run` sets; else

@@ -1,8 +1,8 @@
 'use strict';
 /**
- * Several instances and bad actors (issue 15, DESIGN §11, §14), measured on the
- * built service; part of `npm run bench`, or alone after `npm run build`:
- * `node bench/instances.js`.
+ * Several instances and bad actors (issue 15; docs/decisions/0006-user-state-merge.md,
+ * docs/decisions/0007-catalogue-cache-and-periodic-jobs.md), measured on the built service; part of
+ * `npm run bench`, or alone after `npm run build`: `node bench/instances.js`.
  *
  * - memory: launches for 40,000 random tenant ids (the header is not authenticated);
  *   heap after a full GC, and the tenants the catalogue cache holds;

@@ -1,12 +1,12 @@
 'use strict';
 /**
- * `npm run bench` (DESIGN §19, issue 6): the built service on SQLite and on
+ * `npm run bench` (docs/decisions/0021-benchmark-targets.md, issue 6): the built service on SQLite and on
  * MariaDB with seeded tenants, measured with autocannon in one run against a
  * plain Fastify server answering the same launch bytes (the ceiling), and a bare
  * Nest + Fastify route answering them too (the framework floor, for reference).
  *
  * On each database the ceiling, the floor, the launch and the launch with cohorts are measured in
- * interleaved rounds (closed loop), then latency at a fixed offered rate (DESIGN §19, issue 23):
+ * interleaved rounds (closed loop), then latency at a fixed offered rate (docs/decisions/0021-benchmark-targets.md, issue 23):
  * the ceiling, the floor and the launch each get one third of the ceiling's closed-loop
  * throughput as autocannon's `overallRate`, interleaved likewise; p50/p99/p99.9 of each, and the
  * launch's p99 as a multiple of the ceiling's. Issue 23's targets are printed with PASS/FAIL.
@@ -36,7 +36,7 @@ const MERGE_CONNECTIONS = 50;
 const LIST_CONNECTIONS = 10;
 const SMALL = { tenantId: 'bench-small', firstId: 1, extraCtas: 0, users: 100 };
 const LARGE = { tenantId: 'bench-large', firstId: 1001, extraCtas: 10_000, users: 100_000 };
-/** Like SMALL, but its 20 CTAs name 10 static cohorts of 100,000 members and 5 rule cohorts (DESIGN §12). */
+/** Like SMALL, but its 20 CTAs name 10 static cohorts of 100,000 members and 5 rule cohorts (docs/decisions/0008-cohorts.md). */
 const COHORTS = {
   tenantId: 'bench-cohorts',
   firstId: 20_001,
@@ -576,7 +576,10 @@ function printLatencyTable(results) {
   return lines.join('\n');
 }
 
-/** The targets of DESIGN §19 and issue 23 (each a ratio in this run), and the earlier issues' that still hold. */
+/**
+ * The targets of docs/decisions/0021-benchmark-targets.md and issue 23 (each a ratio in this run), and the earlier issues'
+ * that still hold.
+ */
 function targets(results) {
   const checks = [];
   const check = (name, ok, detail) => checks.push({ name, ok, detail });

@@ -228,7 +228,7 @@ const COHORT_COLUMNS = [
 ];
 
 /**
- * Cohorts of DESIGN §12 for a tenant: `statics` static cohorts of `members` members each
+ * Cohorts of docs/decisions/0008-cohorts.md for a tenant: `statics` static cohorts of `members` members each
  * (cohort k: users firstUser + 5k … firstUser + 5k + members - 1) and the rule cohorts given.
  */
 async function seedCohorts(db, { tenantId, firstId, statics, members, firstUser, rules, now }) {

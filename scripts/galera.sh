@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A local 3-node MariaDB Galera cluster for tests and benchmarks (DESIGN §21).
+# A local 3-node MariaDB Galera cluster for tests and benchmarks (docs/decisions/0011-scale-out-on-galera.md).
 #
 #   scripts/galera.sh up     start it (after clearing what an earlier run left behind)
 #   scripts/galera.sh down   stop every node and delete the data folders

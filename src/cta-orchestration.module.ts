@@ -101,7 +101,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<CtaOrchestrati
   .build();
 
 /**
- * The whole service as one importable module (DESIGN §16). The standalone
+ * The whole service as one importable module (docs/decisions/0019-importable-module.md). The standalone
  * `AppModule` is one host of it; a gateway is another. `forRootAsync` takes cohorts, cache,
  * scheduler and time limits from the host's providers (e.g. its config or cohort service);
  * prefixes, aliases, guards and the connection name are plain values beside them.

@@ -1,5 +1,5 @@
 /**
- * What a host gateway imports (DESIGN §16): the module and its options, the
+ * What a host gateway imports (docs/decisions/0019-importable-module.md): the module and its options, the
  * cohort port, the schema to register and migrate on the host's connection,
  * the wire DTOs and types, and the error codes.
  */
@@ -19,10 +19,11 @@ export { ORCHESTRATION_FASTIFY_OPTIONS } from './http/fastify-options';
 export { registerJsonBodyParser } from './http/json-body-parser';
 export { MAX_JSON_DEPTH } from './common/json-text';
 
-// App-user tokens on the SDK state-machine routes (DESIGN §15): options of the built-in verifier, or the port of a host's own.
+// App-user tokens on the SDK state-machine routes (docs/decisions/0010-roles-keys-and-tokens.md): options of the built-in
+// verifier, or the port of a host's own.
 export type { AppUserTokenOptions, AppUserTokenVerifier } from './security/app-user-tokens';
 
-// Cohorts (DESIGN §12).
+// Cohorts (docs/decisions/0008-cohorts.md).
 export { ALL_USERS_COHORT, AllUsersCohortProvider, COHORT_PROVIDER, InjectCohortProvider } from './cohorts/cohort-provider';
 export type { CohortClient, CohortProvider } from './cohorts/cohort-provider';
 // Member uploads as CSV streams: a host registers the parser on its Fastify instance before `app.init()`.
@@ -67,7 +68,8 @@ export type { DataEnvelope, EmptyEnvelope, ErrorEnvelope, EventEnvelope } from '
 export { ErrorCode, HTTP_STATUS_OF } from './common/error-code';
 export { DomainError } from './common/domain-error';
 
-// Operator roles (DESIGN §15): the role each admin route needs, for a host's own guard; naming the operator in the audit history.
+// Operator roles (docs/decisions/0010-roles-keys-and-tokens.md): the role each admin route needs, for a host's own guard;
+// naming the operator in the audit history.
 export { ADMIN_ROLES, RequiresRole, requiredRoleOf, roleAllows } from './security/admin-roles';
 export type { AdminRole } from './security/admin-roles';
 export { setAuditActor } from './audit/change-origin';

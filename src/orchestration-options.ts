@@ -35,12 +35,12 @@ export interface CtaOrchestrationOptions {
   ctaTimeToleranceMs?: number;
   /** How far in the future a CTA's start/end time may lie, in days. Default 5 years. */
   ctaTimeHorizonDays?: number;
-  /** Which cohorts an app user is in (DESIGN §12); default: every user is in `all`. */
+  /** Which cohorts an app user is in (docs/decisions/0008-cohorts.md); default: every user is in `all`. */
   cohortProvider?: CohortProvider;
-  /** Days an audit entry is kept (DESIGN §20); 0 keeps them forever. Default 0. */
+  /** Days an audit entry is kept (docs/decisions/0009-audit-in-the-same-transaction.md); 0 keeps them forever. Default 0. */
   auditRetentionDays?: number;
   /**
-   * Verify the app user's token on the SDK state-machine routes with jose (DESIGN §15): an HS256
+   * Verify the app user's token on the SDK state-machine routes with jose (docs/decisions/0010-roles-keys-and-tokens.md): an HS256
    * secret or a JWKS URL, issuer, audience, user claim. Default none: `auth-userid` is trusted
    * (or the host's `sdkGuards` check it).
    */

@@ -68,7 +68,10 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreateAuditEntries1767225602000,
 ];
 
-/** The standalone service's connection for `DB_URL` (DESIGN §13): the driver's options and this schema. */
+/**
+ * The standalone service's connection for `DB_URL` (docs/decisions/0013-persistence-and-migrations.md): the driver's
+ * options and this schema.
+ */
 export function dataSourceOptions(dbUrl: string | undefined, migrationsRun = true): DataSourceOptions {
   return { ...connectionOptions(dbUrl), entities: ORCHESTRATION_ENTITIES, migrations: ORCHESTRATION_MIGRATIONS, migrationsRun };
 }

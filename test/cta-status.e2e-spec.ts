@@ -7,7 +7,7 @@ type Action = 'live' | 'pause' | 'schedule' | 'conclude' | 'terminate';
 
 const HOUR = 60 * 60 * 1000;
 
-/** The expected table (DESIGN §6), written out independently of the implementation's. */
+/** The expected table (docs/decisions/0002-status-lifecycle-and-live-edits.md), written out independently of the implementation's. */
 const ALLOWED: Record<Action, { from: Status[]; to: Status }> = {
   live: { from: ['draft', 'paused'], to: 'live' },
   pause: { from: ['live', 'scheduled'], to: 'paused' },

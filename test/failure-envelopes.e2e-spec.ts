@@ -3,7 +3,7 @@ import { NudgePreviewService } from '../src/nudge-preview/nudge-preview.service'
 import { eachDatabase, errorBody, TestApp, TestResponse } from './harness';
 
 /**
- * Every kind of failure of DESIGN §4 answers `{"error": {"message", "code"}}` with its
+ * Every kind of failure of docs/decisions/0001-wire-rules-and-errors.md answers `{"error": {"message", "code"}}` with its
  * status, the request id and the security headers — whether Fastify's router, its body
  * parser, the validation, a service or an unexpected exception refused the request.
  */

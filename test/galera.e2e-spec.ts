@@ -8,7 +8,7 @@ import { createUserStateStore } from '../src/sdk/user-state.store';
 import { TEST_DATABASES } from './harness';
 
 /**
- * What a multi-primary cluster (DESIGN §21) asks of the database layer, below HTTP: one database
+ * What a multi-primary cluster (docs/decisions/0011-scale-out-on-galera.md) asks of the database layer, below HTTP: one database
  * reached through two servers. With TEST_GALERA_URLS (`npm run test:galera`) they are two nodes of
  * the Galera cluster, where a write racing another node's write to the same row fails certification
  * and is reported as a deadlock; without it both connections go to the one MariaDB server, where
@@ -88,7 +88,7 @@ describeOnMysql(`one database through two servers [${GALERA.length >= 2 ? 'galer
     }
   });
 
-  it('makes reads causal on a Galera node and leaves them plain on one server (the catalogue revision read, DESIGN §11)', async () => {
+  it('makes reads causal on a Galera node and leaves them plain on one server (the catalogue revision read)', async () => {
     const expected = GALERA.length >= 2 ? 'SET STATEMENT wsrep_sync_wait = 1 FOR ' : '';
     for (const source of sources) {
       expect(await causalReadPrefix(source)).toBe(expected);

@@ -404,7 +404,7 @@ function routes(seed: Seeded, endpoints: BodyEndpoint[]): Request[] {
   ];
 }
 
-/** The admin writes that record their operator (DESIGN §3: `user` required). */
+/** The admin writes that record their operator (docs/decisions/0001-wire-rules-and-errors.md: `user` required). */
 const USER_HEADER_ROUTES = ['create CTA', 'update CTA', 'create test CTA', 'create behaviour tag', 'update behaviour tag'];
 const BAD_TENANTS = ['has space', 't'.repeat(65), 'ténant', '../etc', 'a/b', '😀'];
 const BAD_USERS = [' ', 'u'.repeat(256)];

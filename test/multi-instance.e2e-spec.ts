@@ -85,7 +85,7 @@ describeOnMysql(
       await dropDatabase?.();
     });
 
-    describe('a stale instance loses nothing (DESIGN §11)', () => {
+    describe('a stale instance loses nothing (docs/decisions/0006-user-state-merge.md)', () => {
       it('keeps and stores what another instance acknowledged for a CTA it does not know yet, and serves the CTA once it revalidates', async () => {
         const tenant = tenantId();
         const admin = new AdminClient(a, tenant);

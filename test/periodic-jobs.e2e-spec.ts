@@ -8,7 +8,7 @@ import { eachDatabase, TestApp } from './harness';
 const INTERVAL_MS = 3_600_000;
 const LAUNCH = '/cta/active/state-machines/';
 
-eachDatabase('periodic jobs: leased, set-based (DESIGN §14)', (database) => {
+eachDatabase('periodic jobs: leased, set-based (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md)', (database) => {
   let api: TestApp;
   const jobs = () => api.service(PeriodicJobsService);
 

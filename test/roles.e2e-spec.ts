@@ -11,7 +11,7 @@ const KEYS: Record<Role, { name: string; key: string }> = {
   admin: { name: 'ada', key: 'admin-key' },
 };
 const ROLES = Object.keys(KEYS) as Role[];
-/** What each role may do, written out independently of the implementation (DESIGN §15). */
+/** What each role may do, written out independently of the implementation (docs/decisions/0010-roles-keys-and-tokens.md). */
 const ALLOWS: Record<Role, Role[]> = {
   viewer: ['viewer'],
   editor: ['viewer', 'editor'],

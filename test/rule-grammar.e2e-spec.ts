@@ -35,7 +35,7 @@ const filtered = (filters: unknown): Rule => withRule((rule) => (rule.stateTrans
 const nested = (depth: number): Record<string, unknown> =>
   depth === 1 ? { operator: 'AND', filter: [leaf()] } : { operator: 'AND', filter: [nested(depth - 1)] };
 
-/** Every refusal of DESIGN §5a, each with the exact message create answers. */
+/** Every refusal of docs/decisions/0003-device-rule-grammar.md, each with the exact message create answers. */
 const REFUSALS: [string, Rule, string][] = [
   [
     'a comparison the device does not know (EQUALS)',
@@ -192,7 +192,7 @@ const EXAMPLE_EVENTS = [
   { eventName: 'purchase_completed', properties: [{ propertyName: 'orderId', type: 'String', isMandatory: true }] },
 ];
 
-eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
+eachDatabase('rule grammar (docs/decisions/0003-device-rule-grammar.md, docs/decisions/0004-behaviour-tags.md)', (database) => {
   let api: TestApp;
   let dataSource: DataSource;
   let sequence = 0;
@@ -274,7 +274,7 @@ eachDatabase('rule grammar (DESIGN §5a, §7)', (database) => {
     expect(launched.body.data.ctas[0].rule.stateTransition).toEqual(examples.rule().stateTransition);
   });
 
-  describe('behaviour tag relation pairs (DESIGN §7)', () => {
+  describe('behaviour tag relation pairs (docs/decisions/0004-behaviour-tags.md)', () => {
     const relatedTag = (linkedCtas: number[], ctaRelation: unknown) => tagBody(`tag-${++sequence}`, linkedCtas, ctaRelation);
     const side = (rule: string, ctaList: unknown[] = []) => ({ rule, ctaList });
 

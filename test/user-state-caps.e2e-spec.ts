@@ -20,7 +20,7 @@ function truncations(metrics: string, reason: string): number {
   return match ? Number(match[1]) : 0;
 }
 
-eachDatabase('bounded per-user state (DESIGN §11)', (database) => {
+eachDatabase('bounded per-user state (docs/decisions/0006-user-state-merge.md)', (database) => {
   let api: TestApp;
   let tenantCount = 0;
   const tenant = () => new AdminClient(api, `caps-${++tenantCount}`);

@@ -7,7 +7,10 @@ const DAY = 24 * 60 * MINUTE;
 /** "2026-11-25T11:43:34.000Z (1795693414000)" */
 const instant = (epochMs: number): string => `${new Date(epochMs).toISOString()} (${epochMs})`;
 
-/** Every admin body names every problem in one message (DESIGN §22), with the endpoint's code (§4). */
+/**
+ * Every admin body names every problem in one message (docs/decisions/0014-admin-console.md), with the
+ * endpoint's code (docs/decisions/0001-wire-rules-and-errors.md).
+ */
 eachDatabase('Validation messages', (database) => {
   let api: TestApp;
   let rule: Record<string, unknown>;

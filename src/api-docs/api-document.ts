@@ -36,7 +36,7 @@ export function buildApiDocument(app: NestFastifyApplication, config: AppConfig)
 const tagsOf = (operation: unknown): string[] =>
   operation && typeof operation === 'object' && 'tags' in operation && Array.isArray(operation.tags) ? operation.tags : [];
 
-/** The Swagger UI at /docs and the document at /docs-json (DESIGN §22). */
+/** The Swagger UI at /docs and the document at /docs-json (docs/decisions/0014-admin-console.md). */
 export function serveApiDocs(app: NestFastifyApplication, config: AppConfig): void {
   SwaggerModule.setup('docs', app, buildApiDocument(app, config), {
     jsonDocumentUrl: 'docs-json',

@@ -1,6 +1,6 @@
 import type { TagObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
-/** The tag of each group of routes in the Swagger UI at /docs (DESIGN §22); `@ApiTags(API_TAG.ctas)`. */
+/** The tag of each group of routes in the Swagger UI at /docs (docs/decisions/0014-admin-console.md); `@ApiTags(API_TAG.ctas)`. */
 export const API_TAG = {
   ctas: 'CTAs',
   ctaStatus: 'CTA status',

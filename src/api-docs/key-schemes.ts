@@ -1,14 +1,14 @@
 import type { SecuritySchemeObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { ApiPrefixes } from './api-description';
 
-/** Names of the security schemes (the slots of the Authorize dialog at /docs, DESIGN §22). */
+/** Names of the security schemes (the slots of the Authorize dialog at /docs, docs/decisions/0014-admin-console.md). */
 export const ADMIN_KEY_SCHEME = 'admin-key';
 export const ADMIN_KEY_BEARER_SCHEME = 'admin-key-bearer';
 export const SDK_KEY_SCHEME = 'sdk-key';
 
 export type KeyedApi = 'admin' | 'sdk';
 
-/** The schemes that admit a request to each API; either one is enough (DESIGN §15). */
+/** The schemes that admit a request to each API; either one is enough (docs/decisions/0010-roles-keys-and-tokens.md). */
 export const KEY_SCHEMES: Readonly<Record<KeyedApi, readonly string[]>> = {
   admin: [ADMIN_KEY_SCHEME, ADMIN_KEY_BEARER_SCHEME],
   sdk: [SDK_KEY_SCHEME],

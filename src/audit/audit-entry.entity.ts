@@ -3,7 +3,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { jsonTransformer } from '../database/transformers';
 import type { AuditAction, AuditEntityType } from './audit.types';
 
-/** One committed admin change (DESIGN §20), appended in the change's own transaction. */
+/** One committed admin change (docs/decisions/0009-audit-in-the-same-transaction.md), appended in the change's own transaction. */
 @Entity({ name: 'audit_entries' })
 @Index('ix_audit_entries_tenant_id', ['tenantId', 'id'])
 @Index('ix_audit_entries_tenant_entity', ['tenantId', 'entityType', 'entityId', 'id'])

@@ -52,7 +52,7 @@ const toEntry = (row: AuditEntryEntity): AuditEntry => ({
 });
 
 /**
- * The audit history (DESIGN §20). Services call `record` with the manager of
+ * The audit history (docs/decisions/0009-audit-in-the-same-transaction.md). Services call `record` with the manager of
  * the transaction that makes the change, so the change and its entry commit
  * or roll back together; a refused request throws before it and writes none.
  */

@@ -27,7 +27,10 @@ const paging = (query: AuditPageQueryDto): AuditPaging => ({
   pageSize: query.pageSize === undefined ? DEFAULT_PAGE_SIZE : Number(query.pageSize),
 });
 
-/** Reading the audit history (DESIGN §20); restoring a CTA is `POST /ctas/{id}/restore/{auditId}` (CtasController). */
+/**
+ * Reading the audit history (docs/decisions/0009-audit-in-the-same-transaction.md); restoring a CTA is `POST
+ * /ctas/{id}/restore/{auditId}` (CtasController).
+ */
 @ApiTags(API_TAG.audit)
 @ApiHeader(TENANT_HEADER)
 @Controller()

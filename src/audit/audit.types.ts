@@ -1,6 +1,6 @@
 import type { Operation } from 'fast-json-patch';
 
-/** What an audit entry is about (DESIGN §20). */
+/** What an audit entry is about (docs/decisions/0009-audit-in-the-same-transaction.md). */
 export const AUDIT_ENTITY_TYPES = ['cta', 'testCta', 'behaviourTag', 'event', 'cohort'] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -7,8 +7,9 @@ import type { ChangeOrigin as Origin } from './audit.types';
 const actors = new WeakMap<object, string>();
 
 /**
- * Names the operator key of a request for its audit entries (DESIGN §15, §20). The
- * service's own key guard calls it; a host's guard may too, so its operators show up by name.
+ * Names the operator key of a request for its audit entries (docs/decisions/0010-roles-keys-and-tokens.md,
+ * docs/decisions/0009-audit-in-the-same-transaction.md). The service's own key guard calls it; a host's
+ * guard may too, so its operators show up by name.
  */
 export function setAuditActor(request: FastifyRequest, actor: string): void {
   actors.set(request, actor);

@@ -58,7 +58,7 @@ describe('tagDefinition', () => {
   });
 });
 
-describe('relation pairs devices understand (DESIGN §7)', () => {
+describe('relation pairs devices understand (docs/decisions/0004-behaviour-tags.md)', () => {
   const relation = (shown: string, hide: string, shownList: unknown[] = [], hideList: unknown[] = []) =>
     ({ shownCta: { rule: shown, ctaList: shownList }, hideCta: { rule: hide, ctaList: hideList } }) as BehaviourTagRulesDto['ctaRelation'];
 

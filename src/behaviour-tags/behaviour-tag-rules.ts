@@ -7,7 +7,7 @@ import { ctaIdString } from '../ctas/cta-id';
 import type { BehaviourTagRulesDto, CtaRelationSideDto } from './dto/behaviour-tag-body.dto';
 
 /**
- * The rules of DESIGN §7 that need no database: the canonical form of a tag
+ * The rules of docs/decisions/0004-behaviour-tags.md that need no database: the canonical form of a tag
  * body, and the checks on the CTAs it links once they are read. Every
  * violation is a CAMPAIGN_INVALID naming the ids.
  */
@@ -70,7 +70,7 @@ export function tagDefinition(body: BehaviourTagRulesDto): TagDefinition {
 const WORKING_PAIRS = 'shownCta ANY with hideCta REST (both ctaLists empty) or shownCta LIST with hideCta LIST';
 
 /**
- * Devices understand two relation pairs only (DESIGN §7): `ANY`/`REST` ("any one shows, the rest
+ * Devices understand two relation pairs only (docs/decisions/0004-behaviour-tags.md): `ANY`/`REST` ("any one shows, the rest
  * hide"; devices ignore its lists, so they must be empty) and `LIST`/`LIST`. With any other pair
  * the device blocks every CTA of the tag, always.
  */

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { jsonTransformer } from '../database/transformers';
 import type { CtaRelation, TagExposureRule } from './behaviour-tag.types';
 
-/** A behaviour tag (DESIGN §7); its linked CTAs live in `behaviour_tag_ctas`. */
+/** A behaviour tag (docs/decisions/0004-behaviour-tags.md); its linked CTAs live in `behaviour_tag_ctas`. */
 @Entity({ name: 'behaviour_tags' })
 export class BehaviourTagEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })

@@ -37,7 +37,7 @@ const LINK_RULES =
   'ctaRelation is one of the two pairs devices understand: shownCta ANY with hideCta REST (both ctaLists empty) or shownCta LIST with hideCta LIST ' +
   '(docs/rule-reference.md)';
 
-/** Behaviour tags (seed "Behaviour tags", DESIGN §7), under the admin prefix. */
+/** Behaviour tags (seed "Behaviour tags", docs/decisions/0004-behaviour-tags.md), under the admin prefix. */
 @ApiTags(API_TAG.behaviourTags)
 @Controller('behaviour-tags')
 export class BehaviourTagsController {

@@ -49,7 +49,7 @@ const toTagRecord = (tag: BehaviourTagEntity, linkedCtas: string[]): BehaviourTa
 });
 
 /**
- * Behaviour tags (DESIGN §7). Each write is one transaction through
+ * Behaviour tags (docs/decisions/0004-behaviour-tags.md). Each write is one transaction through
  * `CatalogueRevisionService.write`, so the SDK catalogue sees it at once.
  *
  * Concurrency on MySQL/MariaDB: a write first locks the rows of every CTA it

@@ -9,7 +9,7 @@ import { CatalogueRevisionEntity } from './catalogue-revision.entity';
 type CatalogueListener = (tenantId: string) => void;
 
 /**
- * Owns the per-tenant catalogue revision (DESIGN §14). Every admin write that
+ * Owns the per-tenant catalogue revision (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md). Every admin write that
  * changes what the SDK launch serves runs through `write`, which bumps the
  * revision in the same transaction (other instances see it on revalidation)
  * and, once committed, tells this instance's listeners at once.

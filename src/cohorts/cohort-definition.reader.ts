@@ -4,7 +4,7 @@ import { InjectOrchestrationDataSource } from '../database/orchestration-data-so
 import type { CohortDefinitionRow } from './cohort-targeting';
 import { CohortEntity } from './cohort.entity';
 
-/** The cohort definitions of a tenant's SDK catalogue (DESIGN §12), from which `CohortTargeting` is built. */
+/** The cohort definitions of a tenant's SDK catalogue (docs/decisions/0008-cohorts.md), from which `CohortTargeting` is built. */
 @Injectable()
 export class CohortDefinitionReader {
   constructor(@InjectOrchestrationDataSource() private readonly dataSource: DataSource) {}

@@ -7,9 +7,9 @@ import { AllUsersCohortProvider, ALL_USERS_COHORT } from './cohort-provider';
 import { CohortEntity } from './cohort.entity';
 
 /**
- * Which cohort names a tenant has, for the warnings of `POST /ctas/validate` (DESIGN §5a, §12).
- * Names in `cohortEligibility` are never checked on write; this only tells an operator which
- * names no user can be in.
+ * Which cohort names a tenant has, for the warnings of `POST /ctas/validate`
+ * (docs/decisions/0003-device-rule-grammar.md, docs/decisions/0008-cohorts.md). Names in `cohortEligibility`
+ * are never checked on write; this only tells an operator which names no user can be in.
  */
 export interface CohortDirectory {
   /** Those of `names` that are neither `all` nor a cohort of the tenant; none when that cannot be known. */
@@ -21,8 +21,8 @@ export const COHORT_DIRECTORY = Symbol('COHORT_DIRECTORY');
 export const InjectCohortDirectory = (): ParameterDecorator => Inject(COHORT_DIRECTORY);
 
 /**
- * The tenant's cohorts as the validate endpoint sees them (DESIGN §5a, §12): `all` and the
- * tenant's static and rule cohorts. With a host's `CohortProvider` bound, names may be the
+ * The tenant's cohorts as the validate endpoint sees them (docs/decisions/0003-device-rule-grammar.md,
+ * docs/decisions/0008-cohorts.md): `all` and the tenant's static and rule cohorts. With a host's `CohortProvider` bound, names may be the
  * host's, unknown to the service: nothing is reported.
  */
 @Injectable()

@@ -1,6 +1,6 @@
 import { Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A user in one generation of a static cohort's member list (DESIGN §12). */
+/** A user in one generation of a static cohort's member list (docs/decisions/0008-cohorts.md). */
 @Entity({ name: 'cohort_members' })
 @Index('ix_cohort_members_tenant_user', ['tenantId', 'userId', 'cohortId', 'generation'])
 export class CohortMemberEntity {

@@ -22,7 +22,7 @@ import {
 } from './member-rows';
 import type { MemberUpload } from './member-uploads';
 
-/** The most members a static cohort holds (DESIGN §12). */
+/** The most members a static cohort holds (docs/decisions/0008-cohorts.md). */
 export const MAX_COHORT_MEMBERS = 1_000_000;
 /** JSON ids are staged this many per transaction. */
 const JSON_STAGE_BATCH = 10_000;
@@ -36,7 +36,7 @@ export interface MemberChange {
 const tooManyMembers = (): DomainError => invalidRequest(`a cohort holds at most ${MAX_COHORT_MEMBERS} members`);
 
 /**
- * The members of static cohorts (DESIGN §12). An upload (add or replace) is first written
+ * The members of static cohorts (docs/decisions/0008-cohorts.md). An upload (add or replace) is first written
  * to a generation of its own, invisible to launches, in multi-row inserts and short
  * transactions, so launches and other writers are never blocked for long; a bad id anywhere
  * drops that generation and changes nothing. Then one transaction merges it into the current
@@ -166,7 +166,7 @@ export class CohortMembersService {
    * One transaction on the cohort's row, locked first (an UPDATE), so member writes of a
    * cohort apply one at a time. `change` answers the counts, and `generation` for a replace;
    * the answer carries the generation that was current before (`previous`). The audit entry
-   * (DESIGN §20: counts, not ids) is written in the same transaction.
+   * (docs/decisions/0009-audit-in-the-same-transaction.md: counts, not ids) is written in the same transaction.
    */
   private async commit(
     tenantId: string,

@@ -26,7 +26,7 @@ const selectMemberships = (users: number, cohorts: number): string =>
   `AND m.cohort_id + 0 IN (${new Array(cohorts).fill('?').join(', ')})`;
 
 /**
- * Which of the static cohorts a launch needs the user is in (DESIGN §12): one indexed
+ * Which of the static cohorts a launch needs the user is in (docs/decisions/0008-cohorts.md): one indexed
  * query, batched like the user state's reads (`ReadBatcher`), on the driver directly
  * (`DriverReads`): the launch's hot path.
  */

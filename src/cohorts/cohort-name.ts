@@ -1,6 +1,6 @@
 import { ALL_USERS_COHORT } from './cohort-provider';
 
-/** A cohort name (DESIGN §12): 1–255 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'. */
+/** A cohort name (docs/decisions/0008-cohorts.md): 1–255 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'. */
 export const COHORT_NAME_PATTERN = /^[A-Za-z0-9._:-]{1,255}$/;
 
 /** Why `name` cannot name a new cohort, or null when it can. */

@@ -8,7 +8,7 @@ export interface CohortClient {
 }
 
 /**
- * The cohort port of DESIGN §12: which cohorts of the host's own an app user belongs to.
+ * The cohort port of docs/decisions/0008-cohorts.md: which cohorts of the host's own an app user belongs to.
  * A host binds its own (e.g. backed by its segmentation service) through the module option
  * `cohortProvider`; the launch joins them with `all`, the static and the rule cohorts. The
  * default adds nothing but `all`. (A provider written for the older two-argument port still fits.)

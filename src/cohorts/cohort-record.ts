@@ -1,7 +1,7 @@
 import type { CohortEntity } from './cohort.entity';
 import type { CohortKind, CohortRule } from './cohort-rule';
 
-/** A cohort as the admin API shows it (DESIGN §12). */
+/** A cohort as the admin API shows it (docs/decisions/0008-cohorts.md). */
 export interface CohortRecord {
   name: string;
   description: string | null;

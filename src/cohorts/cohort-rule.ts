@@ -4,7 +4,7 @@ import * as semver from 'semver';
 import type { CohortClient } from './cohort-provider';
 
 /**
- * The rule of a rule cohort (DESIGN §12): `{"all": [...]}` or `{"any": [...]}`, nested up to
+ * The rule of a rule cohort (docs/decisions/0008-cohorts.md): `{"all": [...]}` or `{"any": [...]}`, nested up to
  * depth 3, over the launch's client attributes and user id. Validated whole on write (every
  * problem named with its path); compiled once per catalogue into a predicate for the launch.
  */
@@ -186,7 +186,7 @@ export interface RuleCheck {
   cohortNames: { path: string; name: string }[];
 }
 
-/** The problems of `rule` (at `path`, e.g. `rule`), in the grammar of DESIGN §12. */
+/** The problems of `rule` (at `path`, e.g. `rule`), in the grammar of docs/decisions/0008-cohorts.md. */
 export function checkCohortRule(rule: unknown, path = 'rule'): RuleCheck {
   const problems = new Problems();
   checkGroup(rule, path, 1, problems);

@@ -5,7 +5,7 @@ import { cohortsNamedBy, compileCohortRule, RulePredicate } from './cohort-rule'
 export type CohortDefinitionRow = Pick<CohortEntity, 'id' | 'name' | 'kind' | 'rule'>;
 
 /**
- * The cohort part of a tenant's catalogue (DESIGN §12), built with it once per revision:
+ * The cohort part of a tenant's catalogue (docs/decisions/0008-cohorts.md), built with it once per revision:
  * the rule cohorts that its CTAs name, compiled, and the static cohorts whose membership
  * a launch must look up (named by a CTA, or by one of those rules).
  */
@@ -36,7 +36,7 @@ export class CohortTargeting {
   }
 
   /**
-   * The user's cohorts at this launch (DESIGN §12): `all`, the static cohorts among
+   * The user's cohorts at this launch (docs/decisions/0008-cohorts.md): `all`, the static cohorts among
    * `memberOf` (ids), the rule cohorts that hold, and the host provider's.
    */
   cohortsOf(tenantId: string, userId: string, client: CohortClient, memberOf: ReadonlySet<number>, provided: readonly string[]): string[] {

@@ -3,7 +3,7 @@ import { bigintTransformer, jsonTransformer } from '../database/transformers';
 import type { CohortKind, CohortRule } from './cohort-rule';
 
 /**
- * A cohort (DESIGN §12). A static cohort's members are the rows of `cohort_members`
+ * A cohort (docs/decisions/0008-cohorts.md). A static cohort's members are the rows of `cohort_members`
  * of its current `generation`; `next_generation` numbers the uploads in progress.
  */
 @Entity({ name: 'cohorts' })

@@ -132,7 +132,7 @@ export function withCsvMemberBodies(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
-/** Cohorts (DESIGN §12), under the admin prefix: static lists of users and rules over the launch's attributes. */
+/** Cohorts (docs/decisions/0008-cohorts.md), under the admin prefix: static lists of users and rules over the launch's attributes. */
 @ApiTags(API_TAG.cohorts)
 @Controller('cohorts')
 export class CohortsController {

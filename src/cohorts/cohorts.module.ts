@@ -10,7 +10,7 @@ import { CohortsService } from './cohorts.service';
 import { UserCohortsService } from './user-cohorts.service';
 
 /**
- * Cohorts (DESIGN §12; tables `cohorts`, `cohort_members`, `cta_cohorts`): the admin services
+ * Cohorts (docs/decisions/0008-cohorts.md; tables `cohorts`, `cohort_members`, `cta_cohorts`): the admin services
  * (`CohortsController` is mounted under the admin prefix), the launch's cohort step, the
  * `CohortProvider` port bound to the module option,
  * the `CohortDirectory` (the tenant's cohort names, for the validate endpoint's warnings) and the

@@ -23,7 +23,7 @@ export const cohortNotFound = (name: string): DomainError => new DomainError(Err
 const MAX_DESCRIPTION_LENGTH = 10_000;
 
 /**
- * Cohort definitions (DESIGN §12): create, list, read, update, delete. Definitions are part
+ * Cohort definitions (docs/decisions/0008-cohorts.md): create, list, read, update, delete. Definitions are part
  * of the tenant's catalogue, so each write bumps its revision (`CatalogueRevisionService.write`).
  */
 @Injectable()
@@ -157,7 +157,10 @@ export class CohortsService {
     );
   }
 
-  /** The audit entry of a change of a cohort definition, in the write's transaction (DESIGN §20). */
+  /**
+   * The audit entry of a change of a cohort definition, in the write's transaction
+   * (docs/decisions/0009-audit-in-the-same-transaction.md).
+   */
   private recordChange(
     manager: EntityManager,
     tenantId: string,

@@ -5,7 +5,7 @@ import { CtaCohortEntity } from './cta-cohort.entity';
 
 /**
  * Records which cohorts a CTA's `cohortEligibility` names, in the CTA's write transaction:
- * a cohort's `usedBy` and the in-use check of its delete read these rows (DESIGN §12).
+ * a cohort's `usedBy` and the in-use check of its delete read these rows (docs/decisions/0008-cohorts.md).
  */
 export async function writeCtaCohortLinks(
   manager: EntityManager,

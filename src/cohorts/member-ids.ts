@@ -3,7 +3,7 @@ import { invalidRequest } from '../common/domain-error';
 import { canonicalUserId, userIdValue } from '../common/user-id';
 
 /**
- * The user ids of a member upload (DESIGN §12): a JSON body `{"userIds": [...]}` or a CSV /
+ * The user ids of a member upload (docs/decisions/0008-cohorts.md): a JSON body `{"userIds": [...]}` or a CSV /
  * plain-text stream, one id per line. Ids are signed 64-bit integers, kept as canonical
  * decimal strings. The first bad id names its index or line; the caller then changes nothing.
  */

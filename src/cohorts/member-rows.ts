@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * The SQL of member writes (DESIGN §12), for SQLite and MySQL/MariaDB. Uploads are written to
+ * The SQL of member writes (docs/decisions/0008-cohorts.md), for SQLite and MySQL/MariaDB. Uploads are written to
  * a generation of their own (multi-row inserts), and merged or switched to in one transaction.
  */
 

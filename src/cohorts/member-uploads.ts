@@ -5,7 +5,7 @@ import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 
 /**
- * Member uploads over HTTP (DESIGN §12): `text/csv` and `text/plain` bodies reach the member
+ * Member uploads over HTTP (docs/decisions/0008-cohorts.md): `text/csv` and `text/plain` bodies reach the member
  * routes as a stream, counted against COHORT_UPLOAD_LIMIT_BYTES as they are read (the JSON
  * body limit does not apply to them); JSON bodies of those routes may hold 100,000 ids.
  */

@@ -6,7 +6,7 @@ import type { CohortTargeting } from './cohort-targeting';
 const NO_MEMBERSHIPS: ReadonlySet<number> = new Set();
 
 /**
- * The launch's eligibility input (DESIGN §12): the user's cohorts, the union of `all`, the
+ * The launch's eligibility input (docs/decisions/0008-cohorts.md): the user's cohorts, the union of `all`, the
  * static cohorts the catalogue's CTAs need (one batched indexed query, none when they name
  * no static cohort), the rule cohorts that hold, and the host provider's cohorts.
  */

@@ -55,8 +55,8 @@ const PAYLOAD_TOO_LARGE_EXAMPLE: ErrorExample = [ErrorCode.PAYLOAD_TOO_LARGE, 'R
 const UNSUPPORTED_MEDIA_TYPE_EXAMPLE: ErrorExample = [ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Media Type'];
 
 /**
- * The error answers any mounted route can give beside its own 400s (DESIGN §4, §15);
- * every route documents them through its mount (mountControllers).
+ * The error answers any mounted route can give beside its own 400s (docs/decisions/0001-wire-rules-and-errors.md,
+ * docs/decisions/0010-roles-keys-and-tokens.md); every route documents them through its mount (mountControllers).
  */
 export const ApiCommonErrorResponses = (): ClassDecorator =>
   applyDecorators(

@@ -1,6 +1,6 @@
 import type { ApiHeaderOptions } from '@nestjs/swagger';
 
-/** Swagger descriptions of the headers read by the decorators in request-headers.ts (DESIGN §3). */
+/** Swagger descriptions of the headers read by the decorators in request-headers.ts (docs/decisions/0001-wire-rules-and-errors.md). */
 export const TENANT_HEADER: ApiHeaderOptions = {
   name: 'x-tenant-id',
   required: false,

@@ -16,7 +16,7 @@ export class DomainError extends Error {
   }
 }
 
-/** What a client is told while the database is unreachable: retry after a few seconds (DESIGN §4). */
+/** What a client is told while the database is unreachable: retry after a few seconds (docs/decisions/0022-database-outages.md). */
 export const databaseUnavailable = (): DomainError =>
   new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'the database is unavailable, retry later', { 'retry-after': '5' });
 

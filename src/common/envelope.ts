@@ -3,7 +3,7 @@ import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nest
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ErrorCode } from './error-code';
 
-/** The success and error bodies of DESIGN §3/§4; every controller answers through these. */
+/** The success and error bodies of docs/decisions/0001-wire-rules-and-errors.md; every controller answers through these. */
 export interface DataEnvelope<T> {
   data: T;
 }

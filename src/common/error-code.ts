@@ -1,4 +1,4 @@
-/** Every error code the service answers with, and the HTTP status it maps to (DESIGN §4). */
+/** Every error code the service answers with, and the HTTP status it maps to (docs/decisions/0001-wire-rules-and-errors.md). */
 export enum ErrorCode {
   CAMPAIGN_DUPLICATE_NAME = 'CAMPAIGN_DUPLICATE_NAME',
   CAMPAIGN_INVALID = 'CAMPAIGN_INVALID',

@@ -29,7 +29,7 @@ interface ResolvedError {
 }
 
 /**
- * The one place that turns any failure into the error envelope of DESIGN §4.
+ * The one place that turns any failure into the error envelope of docs/decisions/0001-wire-rules-and-errors.md.
  * Unknown errors become INTERNAL_ERROR; their details are logged, never sent.
  */
 @Catch()
@@ -44,7 +44,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       // The request id by name: SDK routes have no per-request logger context (app.module.ts).
       const requestId = host.switchToHttp().getRequest<FastifyRequest>().id;
       if (isDatabaseUnavailable(exception)) {
-        // Expected while the database is away: counted, not one stack trace per request (DESIGN §17).
+        // Expected while the database is away: counted, not one stack trace per request (docs/decisions/0022-database-outages.md).
         outageLog.refused(outageCause(exception), exception instanceof Error ? exception.message : String(exception), requestId);
       } else if (code === ErrorCode.SERVICE_UNAVAILABLE) {
         // The service's own 503s (readiness, a busy database): expected as well.

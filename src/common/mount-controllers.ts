@@ -23,8 +23,8 @@ export interface Mount {
 }
 
 /**
- * Serves feature controllers under a prefix chosen at runtime (DESIGN §3: admin
- * prefix, its aliases, SDK prefix). Each controller is declared with its path
+ * Serves feature controllers under a prefix chosen at runtime (admin prefix, its aliases, SDK prefix:
+ * docs/decisions/0019-importable-module.md). Each controller is declared with its path
  * relative to the prefix; this derives a subclass routed at `<prefix>/<path>`.
  * Aliases are left out of the API docs, which describe the main prefix only.
  * `guards` (the standalone app's API keys, or a host's own) protect every route of the mount.
@@ -42,7 +42,8 @@ export function mountControllers(controllers: Type[], { prefix, api, documented,
       UseGuards(...guards)(mounted);
     }
     if (documented) {
-      // Each scheme is a requirement of its own: either one is accepted when keys are configured (DESIGN §15).
+      // Each scheme is a requirement of its own: either one is accepted when keys are configured
+      // (docs/decisions/0010-roles-keys-and-tokens.md).
       KEY_SCHEMES[api].forEach((scheme) => ApiSecurity(scheme)(mounted));
       ApiCommonErrorResponses()(mounted);
     } else {

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * Which instance runs a periodic job, until when (DESIGN §14). Claimed by a
+ * Which instance runs a periodic job, until when (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md). Claimed by a
  * conditional UPDATE, so of several instances one wins; not `GET_LOCK`, which on
  * a Galera cluster locks only the node it runs on.
  */

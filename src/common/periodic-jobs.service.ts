@@ -15,13 +15,13 @@ type Job = () => Promise<unknown>;
 
 const INTERVAL_NAME = 'cta-orchestration-periodic-jobs';
 
-/** The most rows one statement of a periodic job touches (DESIGN §14). */
+/** The most rows one statement of a periodic job touches (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md). */
 export const JOB_BATCH_ROWS = 1000;
 /** Batches one run of a job works through at most; what is left waits for the next run. */
 export const JOB_MAX_BATCHES_PER_RUN = 50;
 
 /**
- * One run of a set-based job (DESIGN §14): `read` finds up to `limit` rows due, `handle`
+ * One run of a set-based job (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md): `read` finds up to `limit` rows due, `handle`
  * deals with them; batch after batch until one comes back short or
  * JOB_MAX_BATCHES_PER_RUN have run.
  */
@@ -48,7 +48,7 @@ export function idsByTenant<Row extends { tenantId: string }, Id>(rows: Row[], i
 
 /**
  * Runs the registered housekeeping jobs (timed transitions, purges) once per
- * cluster every `schedulerIntervalMs` (DESIGN §14). Each instance ticks; a job
+ * cluster every `schedulerIntervalMs` (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md). Each instance ticks; a job
  * runs on the instance that claims its lease row — a conditional UPDATE of
  * (owner, expiry), so of several instances one wins — and the owner renews its
  * claim each interval. Jobs are set-based (a few statements over all tenants),
@@ -174,7 +174,7 @@ export class PeriodicJobsService implements OnApplicationBootstrap, OnApplicatio
       } catch (error) {
         this.metrics.schedulerJobRan(name, false, (performance.now() - startedAt) / 1000);
         if (isDatabaseUnavailable(error)) {
-          // Expected during an outage: one short line a tick, no stack trace (DESIGN §17).
+          // Expected during an outage: one short line a tick, no stack trace (docs/decisions/0022-database-outages.md).
           this.logger.warn({ job: name, cause: outageCause(error) }, 'periodic job skipped: the database is unavailable');
         } else {
           this.logger.error({ err: error, job: name }, 'periodic job failed');

@@ -24,7 +24,7 @@ export const pathTo = (path: string, key: string | number): string =>
  * Constraints that check what kind of value a field holds, most telling first. When one of them
  * fails, the field's other constraints fail as a consequence ("must contain no more than 100
  * elements" for a string, "must be longer than or equal to 1 characters" for a number): only the
- * type is reported (DESIGN §22).
+ * type is reported (docs/decisions/0014-admin-console.md).
  */
 const TYPE_CONSTRAINTS = ['isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'nestedValidation'];
 

@@ -4,7 +4,7 @@ import { invalidRequest } from './domain-error';
 import { canonicalUserId, isDecimalInteger } from './user-id';
 
 /**
- * The header rules of DESIGN §3. Controllers read headers only through the
+ * The header rules of docs/decisions/0001-wire-rules-and-errors.md. Controllers read headers only through the
  * param decorators below; the parsing functions are exported for the SDK hot
  * path and for unit tests.
  */
@@ -72,7 +72,7 @@ export function parseSdkUserId(headers: Headers): string {
   return userId;
 }
 
-/** `x-source` of event writes (DESIGN §9): the system that sent them, stored with the event. */
+/** `x-source` of event writes (docs/behaviour.md#event-definitions): the system that sent them, stored with the event. */
 export const DEFAULT_EVENT_SOURCE = 'admin-api';
 const MAX_EVENT_SOURCE_LENGTH = 255;
 
@@ -87,7 +87,10 @@ export function parseEventSource(headers: Headers): string {
   return value;
 }
 
-/** Clients send these with underscores (DESIGN §18); hyphenated spellings are accepted too. */
+/**
+ * Clients send these with underscores (docs/decisions/0012-compatibility-with-existing-clients.md); hyphenated spellings
+ * are accepted too.
+ */
 function clientHeader(headers: Headers, ...names: string[]): string | null {
   for (const name of names) {
     const value = headerValue(headers, name) ?? headerValue(headers, name.replace(/_/g, '-'));

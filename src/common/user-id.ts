@@ -1,5 +1,5 @@
 /**
- * App user ids (DESIGN §3, §8, §12, §15): signed 64-bit integers (Java longs on the devices), kept
+ * App user ids (docs/decisions/0001-wire-rules-and-errors.md): signed 64-bit integers (Java longs on the devices), kept
  * and compared as canonical decimal strings (`042` → `42`, `-0` → `0`). Every parser of a user id
  * reads it here; each answers its own message when this says no.
  */

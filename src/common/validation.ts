@@ -3,15 +3,18 @@ import { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
 import { fieldProblemsText, validationProblems } from './problems';
 
-/** "name must be a string; tags must be an array; rule is required": every problem of a body, in one message (DESIGN §22). */
+/**
+ * "name must be a string; tags must be an array; rule is required": every problem of a body, in one message
+ * (docs/decisions/0014-admin-console.md).
+ */
 export const describeValidationErrors = (errors: readonly ValidationError[]): string => fieldProblemsText(validationProblems(errors));
 
 export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * A strict ValidationPipe whose failures carry `code` (DESIGN §4 names a code per endpoint).
- * No implicit conversion: `"5"` is not an integer and `"true"` is not a boolean (DESIGN §3).
+ * A strict ValidationPipe whose failures carry `code` (docs/decisions/0001-wire-rules-and-errors.md names a code per endpoint).
+ * No implicit conversion: `"5"` is not an integer and `"true"` is not a boolean (docs/decisions/0001-wire-rules-and-errors.md).
  * Values are kept in the errors (never sent) to tell a missing field from a wrong one.
  */
 class StrictValidationPipe extends ValidationPipe {

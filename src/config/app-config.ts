@@ -50,7 +50,7 @@ export interface AppConfig {
   adminRateLimitPerMinute: number;
   /** SDK requests a minute per (tenant, user); 0 = no limit. */
   sdkRateLimitPerMinute: number;
-  /** The largest CSV member upload, in bytes (DESIGN §12). */
+  /** The largest CSV member upload, in bytes (docs/decisions/0008-cohorts.md). */
   cohortUploadLimitBytes: number;
   /** Days an audit entry is kept; 0 = forever. */
   auditRetentionDays: number;

@@ -20,7 +20,7 @@ const cta = (fields: Partial<CtaTiming> = {}): CtaTiming => ({
 });
 
 describe('status sets', () => {
-  it('name the statuses of DESIGN §5, §7, §11 and §12', () => {
+  it('name the statuses the decision records give (status lifecycle, behaviour tags, user state, cohorts)', () => {
     expect(RUNNING_STATUSES).toEqual(['live', 'scheduled']);
     expect(IN_PLAY_STATUSES).toEqual(['live', 'scheduled', 'paused']);
     expect(EDITABLE_STATUSES).toEqual(['draft', 'paused']);

@@ -5,19 +5,28 @@ import { CTA_STATUSES, CtaStatus } from '../ctas/cta.types';
  * every rule that names a set of statuses, and whether devices get a CTA now.
  */
 
-/** Devices run the rules of live and scheduled CTAs (DESIGN §5): a scheduled one turns live on the device when its start passes. */
+/**
+ * Devices run the rules of live and scheduled CTAs (docs/decisions/0002-status-lifecycle-and-live-edits.md): a scheduled
+ * one turns live on the device when its start passes.
+ */
 export const RUNNING_STATUSES: readonly CtaStatus[] = ['live', 'scheduled'];
 
-/** CTAs devices run, or will again when they resume (paused): the SDK catalogue holds them (DESIGN §11), and their cohorts stay (§12). */
+/**
+ * CTAs devices run, or will again when they resume (paused): the SDK catalogue holds them
+ * (docs/decisions/0006-user-state-merge.md), and their cohorts stay (docs/decisions/0008-cohorts.md).
+ */
 export const IN_PLAY_STATUSES: readonly CtaStatus[] = ['live', 'scheduled', 'paused'];
 
-/** A CTA's body may be edited while no device runs it and it is not over: an operator pauses, edits and goes live again (DESIGN §5). */
+/**
+ * A CTA's body may be edited while no device runs it and it is not over: an operator pauses, edits and goes live again
+ * (docs/decisions/0002-status-lifecycle-and-live-edits.md).
+ */
 export const EDITABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
 
-/** Devices enforce a tag for its running CTAs, so a new tag links only draft or paused CTAs (DESIGN §7). */
+/** Devices enforce a tag for its running CTAs, so a new tag links only draft or paused CTAs (docs/decisions/0004-behaviour-tags.md). */
 export const TAG_LINKABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
 
-/** A tag changes only while none of the CTAs it links, before or after the change, is running (DESIGN §7). */
+/** A tag changes only while none of the CTAs it links, before or after the change, is running (docs/decisions/0004-behaviour-tags.md). */
 export const TAG_CHANGEABLE_STATUSES: readonly CtaStatus[] = CTA_STATUSES.filter((status) => !RUNNING_STATUSES.includes(status));
 
 /** What decides whether a CTA is served at a given time. */
@@ -29,23 +38,26 @@ export interface CtaTiming {
   expiresAt: number | null;
 }
 
-/** A scheduled CTA counts as live once its start has passed (DESIGN §6), whether or not the periodic job has moved it yet. */
+/**
+ * A scheduled CTA counts as live once its start has passed (docs/decisions/0002-status-lifecycle-and-live-edits.md),
+ * whether or not the periodic job has moved it yet.
+ */
 const startedBy = (cta: Pick<CtaTiming, 'status' | 'startTime'>, now: number): boolean =>
   cta.status !== 'scheduled' || (cta.startTime !== null && cta.startTime <= now);
 
-/** A test CTA runs until it expires (DESIGN §8). */
+/** A test CTA runs until it expires (docs/decisions/0005-test-ctas.md). */
 const unexpiredAt = (cta: Pick<CtaTiming, 'isTest' | 'expiresAt'>, now: number): boolean =>
   !cta.isTest || (cta.expiresAt !== null && cta.expiresAt > now);
 
 /**
- * Whether devices get the CTA at `now`, before its cohorts or test users are looked at (DESIGN §11 step 3):
+ * Whether devices get the CTA at `now`, before its cohorts or test users are looked at (the launch, docs/architecture.md):
  * running and started, its end not reached, and a test CTA not expired.
  */
 export const isServableAt = (cta: CtaTiming, now: number): boolean =>
   RUNNING_STATUSES.includes(cta.status) && startedBy(cta, now) && unexpiredAt(cta, now) && (cta.endTime === null || cta.endTime > now);
 
 /**
- * Whether a CTA's users keep their state at `now` (DESIGN §11 step 4): while it runs (started, a test CTA
+ * Whether a CTA's users keep their state at `now` (docs/decisions/0006-user-state-merge.md): while it runs (started, a test CTA
  * not expired, its end not yet concluded by the job) or is paused, so it resumes where they left it.
  */
 export const keepsUserStateAt = (cta: Omit<CtaTiming, 'endTime'>, now: number): boolean =>

@@ -12,7 +12,10 @@ import { RequiresRole } from '../security/admin-roles';
 import { CtaStatusService } from './cta-status.service';
 import { STATUS_ACTIONS } from './cta-transitions';
 
-/** `PUT /ctas/{id}/<action>` (DESIGN §6). The body is ignored; the `user` header is optional (for the audit history). */
+/**
+ * `PUT /ctas/{id}/<action>` (docs/decisions/0002-status-lifecycle-and-live-edits.md). The body is ignored; the `user`
+ * header is optional (for the audit history).
+ */
 @ApiTags(API_TAG.ctaStatus)
 @ApiHeader(TENANT_HEADER)
 @Controller('ctas')

@@ -9,7 +9,8 @@ import { PeriodicJobsService, runInBatches } from '../common/periodic-jobs.servi
 import { parseCtaId, unknownCta } from '../ctas/cta-id';
 import type { CtaRecord } from '../ctas/cta-record';
 import { CtaRecords } from '../ctas/cta-records.service';
-// eslint-disable-next-line no-restricted-imports -- the one shared table: ctas owns the rows, this feature their `status` column (DESIGN §6).
+// The one shared table: ctas owns the rows, this feature their `status` column (docs/decisions/0023-feature-folders-and-boundaries.md).
+// eslint-disable-next-line no-restricted-imports -- the one shared table (above)
 import { CtaEntity } from '../ctas/cta.entity';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { isStatusAction, STATUS_ACTIONS, StatusAction, TIMED_TRANSITIONS, TimedTransition, TRANSITIONS } from './cta-transitions';
@@ -18,7 +19,7 @@ const isDue = (cta: CtaRecord, timed: TimedTransition, now: number): boolean =>
   timed.from.includes(cta.ctaStatus) && cta[timed.dueAt] !== null && (cta[timed.dueAt] as number) <= now;
 
 /**
- * The only writer of a CTA's status after creation (DESIGN §6). Every change is
+ * The only writer of a CTA's status after creation (docs/decisions/0002-status-lifecycle-and-live-edits.md). Every change is
  * one conditional UPDATE (`… WHERE id AND tenant_id AND status IN (allowed sources)`),
  * so of concurrent conflicting requests exactly one matches a row; the others
  * match none and get CTA_STATUS_UPDATE_INVALID. The timed transitions are
@@ -71,7 +72,7 @@ export class CtaStatusService implements OnModuleInit {
 
   /**
    * scheduled → live at startTime, live|paused → concluded at endTime; idempotent.
-   * Set-based over all tenants (DESIGN §14): each batch is one read of up to
+   * Set-based over all tenants (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md): each batch is one read of up to
    * JOB_BATCH_ROWS due CTAs, one conditional update of them, their audit entries
    * (actor `scheduler`) and one bump of their tenants' revisions, so an idle run is
    * one indexed read a transition.

@@ -2,7 +2,7 @@ import { CTA_STATUSES, CtaStatus } from '../ctas/cta.types';
 import { EDITABLE_STATUSES } from './cta-status-policy';
 import { isStatusAction, STATUS_ACTIONS, TIMED_TRANSITIONS, TRANSITIONS } from './cta-transitions';
 
-describe('the CTA transition table (DESIGN §6)', () => {
+describe('the CTA transition table (docs/decisions/0002-status-lifecycle-and-live-edits.md)', () => {
   const allowed = (from: CtaStatus) => STATUS_ACTIONS.filter((action) => TRANSITIONS[action].from.includes(from));
 
   it('allows exactly the moves of the design, per source status', () => {

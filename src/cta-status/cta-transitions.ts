@@ -9,11 +9,11 @@ export interface Transition {
   from: readonly CtaStatus[];
   /** The time field the action sets to now (going live starts the CTA, ending it ends it). */
   stamps: 'startTime' | 'endTime' | null;
-  /** `/schedule` needs a `startTime` that is not in the past (no tolerance, DESIGN §6). */
+  /** `/schedule` needs a `startTime` that is not in the past (no tolerance, docs/decisions/0002-status-lifecycle-and-live-edits.md). */
   needsFutureStart: boolean;
 }
 
-/** The transition table of DESIGN §6; `concluded` and `terminated` are final. */
+/** The transition table of docs/decisions/0002-status-lifecycle-and-live-edits.md; `concluded` and `terminated` are final. */
 export const TRANSITIONS: Readonly<Record<StatusAction, Transition>> = {
   live: { to: 'live', from: ['draft', 'paused'], stamps: 'startTime', needsFutureStart: false },
   pause: { to: 'paused', from: ['live', 'scheduled'], stamps: null, needsFutureStart: false },
@@ -24,7 +24,10 @@ export const TRANSITIONS: Readonly<Record<StatusAction, Transition>> = {
 
 export const isStatusAction = (action: string): action is StatusAction => Object.hasOwn(TRANSITIONS, action);
 
-/** What the periodic job does on its own (DESIGN §6): the status moves when the time field is due (≤ now). */
+/**
+ * What the periodic job does on its own (docs/decisions/0002-status-lifecycle-and-live-edits.md): the status moves when
+ * the time field is due (≤ now).
+ */
 export interface TimedTransition {
   /** The status action it amounts to, as the audit history names it. */
   action: StatusAction;

@@ -1,8 +1,9 @@
 /**
- * Swagger examples of the console's flow (DESIGN §22). On an empty database they run in
+ * Swagger examples of the console's flow (docs/decisions/0014-admin-console.md). On an empty database they run in
  * this order: the events of the rule (events controller), this CTA (id 1: the first CTA
  * of an empty database), the behaviour tag linking it, go live, a launch. Every rule and
- * tag here is one devices can run (§5a, §7): it is the shared example body.
+ * tag here is one devices can run (docs/decisions/0003-device-rule-grammar.md, 0004-behaviour-tags.md): it is the shared
+ * example body.
  */
 
 /** The id the CTA create example gets on an empty database; path examples use it. */

@@ -9,7 +9,7 @@ import { CtasService } from './ctas.service';
 /**
  * The body pipe of CTA create and update (`@Body(CtaBodyPipe)`): the fields are checked as by
  * `ValidBody`; when they fail, what the service would also refuse — the rule's problems, the
- * times' — joins them, so one answer names every problem of the body (DESIGN §22).
+ * times' — joins them, so one answer names every problem of the body (docs/decisions/0014-admin-console.md).
  */
 @Injectable()
 export class CtaBodyPipe implements PipeTransform {

@@ -8,7 +8,10 @@ import type { CtaStatus } from './cta.types';
 export type CatalogueCtaRow = Pick<CtaEntity, 'id' | 'status' | 'startTime' | 'endTime' | 'rule' | 'isTest' | 'expiresAt'>;
 export type CatalogueTestUserRow = Pick<CtaTestUserEntity, 'userId' | 'ctaId'>;
 
-/** The CTA part of a tenant's SDK catalogue (DESIGN §14): what the launch needs of the CTAs and their test users. */
+/**
+ * The CTA part of a tenant's SDK catalogue (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md): what the launch
+ * needs of the CTAs and their test users.
+ */
 @Injectable()
 export class CtaCatalogueReader {
   constructor(@InjectOrchestrationDataSource() private readonly dataSource: DataSource) {}

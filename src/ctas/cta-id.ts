@@ -3,7 +3,7 @@ import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 
 /**
- * CTA ids (DESIGN §3): positive integers the database assigns, sent as JSON numbers or decimal
+ * CTA ids (docs/decisions/0001-wire-rules-and-errors.md): positive integers the database assigns, sent as JSON numbers or decimal
  * strings (leading zeros allowed), carried as numbers in the admin API and as canonical strings
  * (`"012"` → `"12"`) in tags and SDK payloads. Every parser of a CTA id reads it here.
  */

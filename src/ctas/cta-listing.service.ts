@@ -46,7 +46,7 @@ const commaList = (value: string | undefined): string[] | null => {
 const given = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value);
 
 /**
- * The CTA list and the filter values (DESIGN §5). Filtering, counting and paging
+ * The CTA list and the filter values (docs/behaviour.md#ctas). Filtering, counting and paging
  * run in SQL on indexes led by `tenant_id`: one count per status (which also
  * yields `totalEntries`), one page query, two link queries for the page.
  * Test CTAs are never listed, counted or offered as filter values.

@@ -20,7 +20,10 @@ export interface CtaRecord {
   tenantId: string;
 }
 
-/** `ctaValidTill` is derived, never stored: the end time, else a test CTA's expiry, else null (DESIGN §5). */
+/**
+ * `ctaValidTill` is derived, never stored: the end time, else a test CTA's expiry, else null
+ * (docs/decisions/0002-status-lifecycle-and-live-edits.md).
+ */
 export const ctaValidTill = (cta: Pick<CtaEntity, 'endTime' | 'isTest' | 'expiresAt'>): number | null =>
   cta.endTime ?? (cta.isTest ? cta.expiresAt : null);
 

@@ -86,7 +86,7 @@ export class CtaRecords {
 
   /**
    * Records changes of CTAs (of one tenant or several) made in the transaction of `manager`;
-   * each `after` is read back there (DESIGN §20).
+   * each `after` is read back there (docs/decisions/0009-audit-in-the-same-transaction.md).
    */
   async recordChanges(
     manager: EntityManager,

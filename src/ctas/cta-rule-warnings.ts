@@ -4,7 +4,7 @@ import { ALL_USERS_COHORT } from '../cohorts/cohort-provider';
 import type { PropertyType } from './cta.types';
 
 /**
- * What create accepts but an operator should see before going live (DESIGN §5a): events and
+ * What create accepts but an operator should see before going live (docs/decisions/0003-device-rule-grammar.md): events and
  * properties the tenant's event definitions do not have, type mismatches with them, states no
  * transition reaches, and `groupByKeys`/`contextParams` no transition's event defines. Reads the
  * rule defensively: it may also have errors.

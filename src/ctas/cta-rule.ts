@@ -13,7 +13,7 @@ import {
 import { exposureLimitProblem } from './exposure-limits';
 
 /**
- * The rule grammar of DESIGN §5 and §5a, shared by CTA create, update and test
+ * The rule grammar (docs/decisions/0003-device-rule-grammar.md, docs/rule-reference.md), shared by CTA create, update and test
  * CTA create: what the mobile SDK can evaluate on the device. A rule it cannot
  * evaluate does nothing there, silently, so every such rule is refused, naming
  * every problem at its JSON path.
@@ -286,7 +286,8 @@ class RuleChecker {
   private frequency(rule: Json, path: string): void {
     if (!this.object(rule.frequency, path)) return;
     const frequency = rule.frequency;
-    // `lifespan` is the SDK's spelling (DESIGN §18); `lifeSpan` wins when a client sends both.
+    // `lifespan` is the SDK's spelling (docs/decisions/0012-compatibility-with-existing-clients.md); `lifeSpan` wins when
+    // a client sends both.
     if (frequency.lifeSpan === undefined && frequency.lifespan !== undefined) {
       frequency.lifeSpan = frequency.lifespan;
     }

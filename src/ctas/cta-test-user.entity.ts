@@ -1,6 +1,6 @@
 import { Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A user a test CTA is served to (DESIGN §8); keyed for the launch lookup by user. */
+/** A user a test CTA is served to (docs/decisions/0005-test-ctas.md); keyed for the launch lookup by user. */
 @Entity({ name: 'cta_test_users' })
 @Index('ix_cta_test_users_tenant_cta', ['tenantId', 'ctaId'])
 export class CtaTestUserEntity {

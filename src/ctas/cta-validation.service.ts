@@ -20,7 +20,7 @@ export interface CtaValidationReport {
 }
 
 /**
- * `POST /ctas/validate` (DESIGN §5a): a CTA create body checked as create checks it, plus the
+ * `POST /ctas/validate` (docs/decisions/0003-device-rule-grammar.md): a CTA create body checked as create checks it, plus the
  * warnings of `ruleWarnings` and unknown cohorts. Never writes.
  */
 @Injectable()

@@ -3,7 +3,10 @@ import { booleanTransformer, jsonTransformer } from '../database/transformers';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { CtaRule, CtaStatus } from './cta.types';
 
-/** A CTA, normal or test (DESIGN §5, §8). Searchable attributes are real columns. */
+/**
+ * A CTA, normal or test (docs/decisions/0002-status-lifecycle-and-live-edits.md, docs/decisions/0005-test-ctas.md).
+ * Searchable attributes are real columns.
+ */
 @Entity({ name: 'ctas' })
 // Test CTAs (`test-<id>`) have their own name space: they never block or collide with a normal CTA's name.
 @Unique('uq_ctas_tenant_test_name', ['tenantId', 'isTest', 'name'])

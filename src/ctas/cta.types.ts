@@ -1,11 +1,11 @@
-/** CTA statuses (DESIGN §6); a new CTA starts in `draft`. */
+/** CTA statuses (docs/decisions/0002-status-lifecycle-and-live-edits.md); a new CTA starts in `draft`. */
 export const CTA_STATUSES = ['draft', 'paused', 'live', 'scheduled', 'concluded', 'terminated'] as const;
 export type CtaStatus = (typeof CTA_STATUSES)[number];
 
 export const WINDOW_UNITS = ['days', 'hours', 'minutes', 'seconds'] as const;
 export type WindowUnit = (typeof WINDOW_UNITS)[number];
 
-/** What the mobile SDK can evaluate (DESIGN §5a). */
+/** What the mobile SDK can evaluate (docs/decisions/0003-device-rule-grammar.md). */
 export const ACTION_TYPES = ['NUDGE_UI', 'POPUP', 'NUDGE_ACTION', 'TOOLTIP'] as const;
 export const FILTER_OPERATORS = ['AND', 'OR'] as const;
 export const PROPERTY_TYPES = ['string', 'number', 'boolean'] as const;

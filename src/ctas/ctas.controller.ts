@@ -112,7 +112,7 @@ const ID_PARAM = {
 
 const UNKNOWN_CTA_EXAMPLE = [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'] as const;
 
-/** CTA create, read, update and list (DESIGN §5). */
+/** CTA create, read, update and list (docs/behaviour.md#ctas). */
 @ApiTags(API_TAG.ctas)
 @ApiHeader(TENANT_HEADER)
 @Controller('ctas')

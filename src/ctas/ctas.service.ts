@@ -37,7 +37,7 @@ interface CtaFields {
 }
 
 /**
- * CTA create, read and update (DESIGN §5). Writes go through
+ * CTA create, read and update (docs/decisions/0002-status-lifecycle-and-live-edits.md). Writes go through
  * `CatalogueRevisionService.write`: one transaction that also bumps the
  * tenant's catalogue revision. Status is owned by `CtaStatusService`; a new CTA
  * starts in `draft`.
@@ -94,7 +94,7 @@ export class CtasService {
   }
 
   /**
-   * Puts the editable fields back to an audit entry's `after` (DESIGN §20): an update in every
+   * Puts the editable fields back to an audit entry's `after` (docs/decisions/0009-audit-in-the-same-transaction.md): an update in every
    * respect (draft or paused only, the same validation), recorded as a `restore`.
    */
   async restore(tenantId: string, user: string, rawId: string, rawAuditId: string, origin: ChangeOrigin): Promise<void> {
@@ -181,7 +181,10 @@ export class CtasService {
     return this.dataSource.manager.exists(CtaEntity, { where: { tenantId, isTest: false, name } });
   }
 
-  /** Each time sent must lie in [now - tolerance, now + horizon], and endTime after startTime (DESIGN §5). */
+  /**
+   * Each time sent must lie in [now - tolerance, now + horizon], and endTime after startTime
+   * (docs/decisions/0002-status-lifecycle-and-live-edits.md).
+   */
   timeProblems(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now = this.clock.now()): Problem[] {
     const { ctaTimeToleranceMs, ctaTimeHorizonDays } = this.settings;
     const earliest = now - ctaTimeToleranceMs;

@@ -3,9 +3,9 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
 
 /**
- * Exposure limits (DESIGN §5, §7): a CTA's `frequency` and a behaviour tag's `exposureRule` each
- * hold `session.limit`, `window.{limit, unit, value}` and a lifetime limit. Every one of these
- * numbers is a non-negative integer that fits the Java int devices read it into.
+ * Exposure limits (docs/rule-reference.md, docs/decisions/0004-behaviour-tags.md): a CTA's `frequency` and a
+ * behaviour tag's `exposureRule` each hold `session.limit`, `window.{limit, unit, value}` and a lifetime limit.
+ * Every one of these numbers is a non-negative integer that fits the Java int devices read it into.
  */
 export const MAX_EXPOSURE_LIMIT = 2_147_483_647;
 

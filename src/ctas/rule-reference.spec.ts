@@ -5,7 +5,7 @@ import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
 
 /**
  * The examples of docs/rule-reference.md, checked by the grammar and run through a small
- * interpreter of the device's filter semantics (DESIGN §5a, §18a), so the reference cannot
+ * interpreter of the device's filter semantics (docs/decisions/0003-device-rule-grammar.md), so the reference cannot
  * show a rule that the service refuses or that does something else than it says.
  */
 

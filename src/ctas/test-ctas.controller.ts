@@ -14,7 +14,7 @@ import { CTA_ID_SCHEMA } from './dto/cta-record.dto';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
 import { TestCtasService } from './test-ctas.service';
 
-/** Test CTAs (DESIGN §8): temporary live CTAs served only to listed users; documented with the CTAs. */
+/** Test CTAs (docs/decisions/0005-test-ctas.md): temporary live CTAs served only to listed users; documented with the CTAs. */
 @ApiTags(API_TAG.ctas)
 @ApiHeader(TENANT_HEADER)
 @Controller('ctas/test')

@@ -27,7 +27,7 @@ export type TestCtaRecord = CtaRecord & { userIds: string[] };
 const byNumericValue = (a: string, b: string): number => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
 
 /**
- * Test CTAs (DESIGN §8): live at once, served by the SDK launch only to the
+ * Test CTAs (docs/decisions/0005-test-ctas.md): live at once, served by the SDK launch only to the
  * listed users until they expire, never listed by the admin API. Their names
  * (`test-<id>`) live in their own name space of the (tenant_id, is_test, name)
  * key, so they never collide with, or block, a normal CTA's name.
@@ -105,7 +105,7 @@ export class TestCtasService implements OnModuleInit {
 
   /**
    * Deletes expired test CTAs and their targeting, set-based over all tenants
-   * (DESIGN §14): batches of up to JOB_BATCH_ROWS, each one read, two deletes and
+   * (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md): batches of up to JOB_BATCH_ROWS, each one read, two deletes and
    * one revision bump; idempotent.
    */
   async purgeExpired(): Promise<void> {

@@ -5,9 +5,9 @@ const prefixes = new WeakMap<DataSource, Promise<string>>();
 /**
  * What to put before a SELECT so that it sees every write committed anywhere before it
  * started. A Galera node applies the other nodes' commits a moment after they return, so
- * a plain read there can miss a write another instance already acknowledged (DESIGN §11,
- * §21); `wsrep_sync_wait` makes the read wait for them first. Empty elsewhere: one
- * MySQL/MariaDB server or SQLite reads its own commits. Asked of the server once.
+ * a plain read there can miss a write another instance already acknowledged
+ * (docs/decisions/0006-user-state-merge.md, docs/decisions/0011-scale-out-on-galera.md); `wsrep_sync_wait`
+ * makes the read wait for them first. Empty elsewhere: one MySQL/MariaDB server or SQLite reads its own commits. Asked of the server once.
  */
 export function causalReadPrefix(dataSource: DataSource): Promise<string> {
   let prefix = prefixes.get(dataSource);

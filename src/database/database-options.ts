@@ -18,7 +18,7 @@ export const ORCHESTRATION_MYSQL_OPTIONS = {
 /**
  * Logs nothing, like `logging: false`, including the "query is slow" lines TypeORM writes
  * past `maxQueryExecutionTime` whatever `logging` says: here that is the query timeout, so
- * such a query has failed, and the outage log reports it once per cause (DESIGN §17),
+ * such a query has failed, and the outage log reports it once per cause (docs/decisions/0022-database-outages.md),
  * instead of two console lines per stalled query.
  */
 class SilentQueryLogger implements Logger {
@@ -31,7 +31,7 @@ class SilentQueryLogger implements Logger {
 }
 
 /**
- * TypeORM connection options for `DB_URL` (DESIGN §13), without the schema: unset → the
+ * TypeORM connection options for `DB_URL` (docs/decisions/0013-persistence-and-migrations.md), without the schema: unset → the
  * embedded SQLite file, `sqlite:<file>` / `sqlite::memory:` → SQLite, `mysql://…` → MySQL /
  * MariaDB. Never `synchronize`: the schema comes from the migrations only.
  */
@@ -58,8 +58,8 @@ export function connectionOptions(dbUrl: string | undefined): DataSourceOptions 
     type: 'mysql',
     url: dbUrl.replace(/^mariadb:/, 'mysql:'),
     ...ORCHESTRATION_MYSQL_OPTIONS,
-    // While the database is unreachable no request may wait for it unbounded (DESIGN §4: answer
-    // 503, never hang): a new connection gives up after 5 s, a query on an open one after
+    // While the database is unreachable no request may wait for it unbounded (answer 503, never hang:
+    // docs/decisions/0022-database-outages.md): a new connection gives up after 5 s, a query on an open one after
     // QUERY_TIMEOUT_MS, and the subscriber then destroys that connection.
     connectTimeout: 5000,
     enableQueryTimeout: true,

@@ -28,7 +28,7 @@ const UNAVAILABLE_CODES = new Set([
 /**
  * Errors about what was sent, not about the database: a retry of the same
  * request fails the same way, so they are never an outage (a 500, not a 503 with
- * `Retry-After`, DESIGN §11), even when the server drops the connection over them.
+ * `Retry-After`, docs/decisions/0022-database-outages.md), even when the server drops the connection over them.
  */
 const NOT_OUTAGE_CODES = new Set(['ER_NET_PACKET_TOO_LARGE', 'ER_DATA_TOO_LONG', 'ER_TOO_BIG_ROWSIZE', 'SQLITE_TOOBIG']);
 

@@ -2,7 +2,7 @@ import type { QueryRunner, TableColumnOptions } from 'typeorm';
 
 /**
  * Column definitions that mean the same on SQLite and MySQL/MariaDB, so one
- * hand-written migration serves both (DESIGN §13).
+ * hand-written migration serves both (docs/decisions/0013-persistence-and-migrations.md).
  */
 export class MigrationColumns {
   private readonly mysql: boolean;

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 
-/** At most one line per cause in this many ms (DESIGN §17). */
+/** At most one line per cause in this many ms (docs/decisions/0022-database-outages.md). */
 export const OUTAGE_LOG_PERIOD_MS = 5000;
 
 interface CauseRecord {
@@ -12,7 +12,7 @@ interface CauseRecord {
 }
 
 /**
- * The log of a database outage (DESIGN §17): every refused request still gets
+ * The log of a database outage (docs/decisions/0022-database-outages.md): every refused request still gets
  * its 503, but the log gets one warn line per cause (driver error code) at most
  * every OUTAGE_LOG_PERIOD_MS, with the number of requests refused since the
  * previous line and no stack trace: the error is expected, its trace says nothing.

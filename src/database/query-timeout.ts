@@ -4,7 +4,7 @@ import type { AfterQueryEvent } from 'typeorm/subscriber/event/QueryEvent';
 /**
  * How long a MySQL/MariaDB query may take before it fails (with a 503 to the
  * client). Through a network partition nothing fails by itself: without a
- * bound, requests would hang and the pool would fill (DESIGN §4: never hang).
+ * bound, requests would hang and the pool would fill (docs/decisions/0022-database-outages.md: never hang).
  */
 export const QUERY_TIMEOUT_MS = 10_000;
 

@@ -23,7 +23,7 @@ const DEADLOCK_BACKOFF_MS = 10;
  * server rolls the victim back whole, so running `work` again is safe (it must
  * only touch the database through `manager`). On a Galera cluster a transaction
  * that loses certification to another node's write is reported as a deadlock
- * too, and runs again the same way (DESIGN §21).
+ * too, and runs again the same way (docs/decisions/0011-scale-out-on-galera.md).
  */
 @Injectable()
 export class TransactionRunner {

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { jsonTransformer } from '../database/transformers';
 import type { EventProperty } from './event-definition.types';
 
-/** An app event definition (DESIGN §9), one per (tenant, name); its properties in the order sent. */
+/** An app event definition (docs/behaviour.md#event-definitions), one per (tenant, name); its properties in the order sent. */
 @Entity({ name: 'event_definitions' })
 export class EventDefinitionEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })

@@ -52,7 +52,10 @@ const ApiEventNotFound = () =>
   ApiNotFound('EVENT_NOT_FOUND: the tenant has no event of this name', [ErrorCode.EVENT_NOT_FOUND, "event 'store_closed' does not exist"]);
 const ApiBadTenant = () => ApiBadRequest('INVALID_REQUEST: malformed x-tenant-id', BAD_TENANT_EXAMPLE);
 
-/** Event definitions (seed "Event definitions", DESIGN §9), under the admin prefix; answers use the event envelope. */
+/**
+ * Event definitions (seed "Event definitions", docs/behaviour.md#event-definitions), under the admin prefix; answers use
+ * the event envelope.
+ */
 @ApiTags(API_TAG.events)
 @Controller('events')
 export class EventsController {

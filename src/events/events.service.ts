@@ -29,7 +29,7 @@ function storedProperties(eventName: string, properties: EventPropertyDto[]): Ev
 }
 
 /**
- * Event definitions (DESIGN §9): upserted by (tenant, name), properties
+ * Event definitions (docs/behaviour.md#event-definitions): upserted by (tenant, name), properties
  * replaced as a whole. Each write request is one transaction; a body with any
  * invalid event writes nothing.
  */
@@ -139,7 +139,7 @@ export class EventsService {
   }
 }
 
-/** An event definition's audit entry: created, replaced or deleted (DESIGN §20). */
+/** An event definition's audit entry: created, replaced or deleted (docs/decisions/0009-audit-in-the-same-transaction.md). */
 function change(tenantId: string, name: string, before: EventDefinition | null, after: EventDefinition | null): TenantChange {
   return {
     tenantId,

@@ -9,7 +9,10 @@ const FRAMEWORK_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   FST_ERR_MAX_PARAM_LENGTH: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`,
 };
 
-/** URLs the router refuses before any route, hook or Nest filter runs still answer with the error envelope (DESIGN §4). */
+/**
+ * URLs the router refuses before any route, hook or Nest filter runs still answer with the error envelope
+ * (docs/decisions/0001-wire-rules-and-errors.md).
+ */
 export function onFrameworkError(error: { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
   const message = FRAMEWORK_ERROR_MESSAGES[error.code ?? ''] ?? 'malformed request URL';
   void withResponseHeaders(request, reply)

@@ -5,7 +5,7 @@ import helmet from 'helmet';
 /**
  * Helmet's defaults, widened just enough for the Swagger UI page at /docs (inline scripts and
  * styles), without `upgrade-insecure-requests`: over plain HTTP from any address but loopback
- * it would send the page's scripts and styles to https, where nothing answers (DESIGN §22).
+ * it would send the page's scripts and styles to https, where nothing answers (docs/decisions/0014-admin-console.md).
  */
 const SWAGGER_UI_CSP = {
   directives: {

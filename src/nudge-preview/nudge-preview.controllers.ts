@@ -24,7 +24,7 @@ const PREVIEW: NudgePreview = {
   ttl: 600,
 };
 
-/** Writing a nudge preview (seed "Nudge preview (admin write)", DESIGN §10), under the admin prefix. */
+/** Writing a nudge preview (seed "Nudge preview (admin write)", docs/behaviour.md#nudge-previews), under the admin prefix. */
 @ApiTags(API_TAG.nudgePreviews)
 @Controller('nudge/preview')
 export class NudgePreviewAdminController {
@@ -57,7 +57,7 @@ export class NudgePreviewAdminController {
   }
 }
 
-/** Reading a nudge preview (seed "Get nudge preview", DESIGN §10), under the SDK prefix. */
+/** Reading a nudge preview (seed "Get nudge preview", docs/behaviour.md#nudge-previews), under the SDK prefix. */
 @ApiTags(API_TAG.sdk)
 @Controller('nudge/preview')
 export class NudgePreviewSdkController {

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A nudge preview (DESIGN §10): a template kept under an id until `expiresAt`. */
+/** A nudge preview (docs/behaviour.md#nudge-previews): a template kept under an id until `expiresAt`. */
 @Entity({ name: 'nudge_previews' })
 // The periodic purge's scan over every tenant.
 @Index('ix_nudge_previews_expiry', ['expiresAt'])

@@ -18,7 +18,7 @@ function required(field: 'id' | 'template', value: string | null | undefined): s
 }
 
 /**
- * Nudge previews (DESIGN §10): upserted by (tenant, id), readable until write
+ * Nudge previews (docs/behaviour.md#nudge-previews): upserted by (tenant, id), readable until write
  * time + ttl, then absent; the periodic job deletes the expired ones.
  */
 @Injectable()
@@ -57,7 +57,10 @@ export class NudgePreviewService implements OnModuleInit {
     return preview && { id: preview.id, template: preview.template, tenantId: preview.tenantId, ttl: preview.ttl };
   }
 
-  /** Deletes expired previews of all tenants in batches of up to JOB_BATCH_ROWS (DESIGN §14). */
+  /**
+   * Deletes expired previews of all tenants in batches of up to JOB_BATCH_ROWS
+   * (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md).
+   */
   async purgeExpired(): Promise<void> {
     const now = this.clock.now();
     await runInBatches(

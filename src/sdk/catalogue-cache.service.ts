@@ -11,7 +11,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { TenantCatalogue } from './sdk-catalogue';
 
-/** At most one revision read a tenant every this many ms on behalf of unknown ids (DESIGN §11). */
+/** At most one revision read a tenant every this many ms on behalf of unknown ids (docs/decisions/0006-user-state-merge.md). */
 export const MIN_REVALIDATION_GAP_MS = 100;
 
 /** Every tenant without CTAs or tags shares this one: rotating tenant ids cost an LRU slot each, nothing more. */
@@ -38,7 +38,7 @@ interface TenantSlot {
 }
 
 /**
- * The per-tenant SDK catalogue in memory (DESIGN §14). An admin write on this
+ * The per-tenant SDK catalogue in memory (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md). An admin write on this
  * instance drops the tenant's entry at once (`CatalogueRevisionService.onChange`);
  * writes on other instances show through the tenant's revision row, compared at
  * most every `cacheRevalidateMs`. Time-based eligibility is not cached: the
@@ -90,7 +90,7 @@ export class CatalogueCacheService {
   /**
    * The tenant's catalogue as of a revision read that started after `mark` was
    * taken, so it knows every admin write acknowledged before then, on any
-   * instance. For decisions that drop data (DESIGN §11). Coalesced: one revision
+   * instance. For decisions that drop data (docs/decisions/0006-user-state-merge.md). Coalesced: one revision
    * read a tenant in flight, at most one every MIN_REVALIDATION_GAP_MS.
    */
   async revalidated(tenantId: string, mark: number): Promise<TenantCatalogue> {

@@ -8,7 +8,8 @@ import type { CtaRule, CtaStatus } from '../ctas/cta.types';
 import { StateCatalogue, UserStateJson } from './user-state';
 
 /**
- * A tenant's catalogue as the SDK sees it (DESIGN §11, §14, §18), built once per
+ * A tenant's catalogue as the SDK sees it (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md,
+ * docs/decisions/0006-user-state-merge.md, docs/decisions/0012-compatibility-with-existing-clients.md), built once per
  * catalogue revision. Each CTA's and tag's JSON is serialised here, once; a
  * launch only checks the time window, cohorts and test targeting against the
  * clock and concatenates the pre-serialised parts around the user's state.
@@ -52,7 +53,7 @@ interface ServableTag {
   whole: Buffer;
 }
 
-/** The answer when api_version is absent or below 1 (DESIGN §11 step 1). */
+/** The answer when api_version is absent or below 1 (docs/architecture.md, the launch). */
 export const EMPTY_LAUNCH_RESPONSE = '{"data":{"ctas":null,"behaviourTags":null}}';
 
 const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
@@ -125,7 +126,7 @@ function openObject(value: object): string {
 /**
  * The rule as devices get it: without `cohortEligibility`, with the derived
  * `ctaValidTill` after `stateMachineTTL` (where the example puts it), and
- * `frequency` carrying `lifespan` beside `lifeSpan` for older SDKs (DESIGN §18).
+ * `frequency` carrying `lifespan` beside `lifeSpan` for older SDKs (docs/decisions/0012-compatibility-with-existing-clients.md).
  */
 export function sdkRule(rule: CtaRule, ctaValidTill: number | null): Record<string, unknown> {
   const result: Record<string, unknown> = {};
@@ -154,7 +155,7 @@ export class TenantCatalogue implements StateCatalogue {
   private readonly tags = new Map<string, ServableTag>();
   /** User id → ids of the test CTAs that target the user. */
   private readonly testCtasByUser = new Map<string, Set<number>>();
-  /** The cohorts a launch evaluates: those the servable CTAs name (DESIGN §12). */
+  /** The cohorts a launch evaluates: those the servable CTAs name (docs/decisions/0008-cohorts.md). */
   readonly cohortTargeting: CohortTargeting;
 
   constructor(
@@ -232,7 +233,7 @@ export class TenantCatalogue implements StateCatalogue {
   }
 
   /**
-   * The launch answer (DESIGN §11 steps 3, 5, 6) for a user whose state is
+   * The launch answer (docs/architecture.md, the launch's render step) for a user whose state is
    * already pruned: eligible CTAs by priority, then id; the tags linking them, by name.
    */
   render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number): Buffer {

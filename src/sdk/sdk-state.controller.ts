@@ -24,7 +24,7 @@ const DELTA_NOT_STORED = '{"data":false}';
 
 const supportsStateMachines = (client: ClientInfo): boolean => client.apiVersion !== null && client.apiVersion >= 1;
 
-/** The attributes rule cohorts and a host's cohort provider read (DESIGN §12); absent headers stay absent. */
+/** The attributes rule cohorts and a host's cohort provider read (docs/decisions/0008-cohorts.md); absent headers stay absent. */
 function cohortClientOf(client: ClientInfo): CohortClient {
   const attributes: CohortClient = {};
   if (client.appVersion !== null) attributes.appVersion = client.appVersion;
@@ -64,7 +64,7 @@ const ApiSdkHeaders = (): MethodDecorator => (target, key, descriptor) => {
 };
 
 /**
- * The SDK's state-machine endpoints (DESIGN §11). Bodies are validated by the
+ * The SDK's state-machine endpoints (docs/decisions/0006-user-state-merge.md). Bodies are validated by the
  * merge code itself and answers are pre-serialised JSON text: this is the hot path.
  */
 @ApiTags(API_TAG.sdk)

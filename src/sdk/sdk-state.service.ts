@@ -45,7 +45,7 @@ interface Decided {
 }
 
 /**
- * The SDK's two state-machine calls (DESIGN §11): merging snapshot deltas into
+ * The SDK's two state-machine calls (docs/decisions/0006-user-state-merge.md): merging snapshot deltas into
  * the user's stored state, and the app-launch answer.
  *
  * Nothing is ignored or dropped on the word of a catalogue older than the
@@ -87,7 +87,7 @@ export class SdkStateService {
       request.ctas.length > 0 || request.behaviourTags.length > 0
         ? this.merge(tenantId, userId, request, cached, mark)
         : this.readPruned(tenantId, userId, cached, mark),
-      // The eligibility step (DESIGN §12): the user's cohorts at this launch.
+      // The eligibility step (docs/decisions/0008-cohorts.md): the user's cohorts at this launch.
       this.userCohorts.cohortsOf(tenantId, userId, client, cached.cohortTargeting),
     ]);
     // A catalogue revalidated meanwhile may name other cohorts.
@@ -157,7 +157,7 @@ export class SdkStateService {
     return { state: userStateJson(pruned), catalogue };
   }
 
-  /** Counted and logged at warn level (DESIGN §11), one line per stored merge that dropped something. */
+  /** Counted and logged at warn level (docs/decisions/0006-user-state-merge.md), one line per stored merge that dropped something. */
   private reportTruncations(tenantId: string, userId: string, truncations: Truncation[]): void {
     if (truncations.length === 0) {
       return;

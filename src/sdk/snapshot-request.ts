@@ -3,7 +3,7 @@ import { reportedCtaId } from '../ctas/cta-id';
 
 /**
  * The body of the SDK launch and delta calls (seed "Client snapshots"), validated
- * by hand on the hot path instead of through a ValidationPipe (DESIGN §11):
+ * by hand on the hot path instead of through a ValidationPipe (docs/decisions/0006-user-state-merge.md):
  * types are exact (longs are JSON numbers, `reset` a boolean), CTA ids come as
  * decimal strings or integers and are kept as canonical strings. An optional
  * field sent as `null` reads as absent (SDKs built on Jackson send nulls).

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * One app user's SDK state in one tenant (DESIGN §11): a single document per
+ * One app user's SDK state in one tenant (docs/decisions/0006-user-state-merge.md): a single document per
  * (tenant, user), so a launch reads it with one primary-key lookup. Read and
  * written through `UserStateStore` (raw prepared statements on the hot path);
  * the entity describes the table for hosts and tooling.

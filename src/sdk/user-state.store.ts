@@ -23,7 +23,7 @@ interface PendingRead {
  * The `sdk_user_states` table on the launch hot path: primary-key reads, and one
  * conditional write (insert when the row is new, update when the version is still
  * the one read). A write answers false when another writer got there first; the
- * caller merges again on what is stored now (optimistic concurrency, DESIGN §11).
+ * caller merges again on what is stored now (optimistic concurrency, docs/decisions/0006-user-state-merge.md).
  * Talks to the driver directly: the repository API costs several times the query
  * itself on this path.
  *

@@ -2,14 +2,14 @@ import { endOfString, valueEnd } from '../common/json-text';
 import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-request';
 
 /**
- * One app user's stored state in one tenant (DESIGN §11), and the merge and
+ * One app user's stored state in one tenant (docs/decisions/0006-user-state-merge.md), and the merge and
  * pruning rules on it. Kept as one document per (tenant, user) so a launch
  * reads it with one primary-key lookup and a merge rewrites it with one
  * conditional statement. Keys that come from clients (state-machine keys, tag
  * names) live in Maps, never as plain-object keys, so `__proto__` is just a name.
  */
 
-/** A user's state keeps the newest this many entries of each list (DESIGN §11). */
+/** A user's state keeps the newest this many entries of each list (docs/decisions/0006-user-state-merge.md). */
 export const MAX_STORED_LIST_ENTRIES = 1000;
 
 /** What the pruning rules read of a state machine. */
@@ -35,7 +35,7 @@ export interface UserState<Machine extends MachineAge = StateMachine> {
 
 /** What the rules need to know about the tenant's catalogue. */
 export interface StateCatalogue {
-  /** `stateMachineTTL` of a CTA whose users keep state (live or paused, DESIGN §11 step 4); else undefined. */
+  /** `stateMachineTTL` of a CTA whose users keep state (live or paused, docs/decisions/0006-user-state-merge.md); else undefined. */
   stateTtlOf(ctaId: string, now: number): number | undefined;
   hasTag(name: string): boolean;
 }
@@ -102,7 +102,7 @@ const byResetAt = (entry: CtaResetAt): number => entry.resetAt;
  * anything on the catalogue's word alone: a snapshot or stored state of a CTA
  * without kept state, or of an unknown tag. An instance's catalogue may be older
  * than the request, so such a decision needs a catalogue revalidated after the
- * request arrived (DESIGN §11, "A stale catalogue never loses data").
+ * request arrived (docs/decisions/0006-user-state-merge.md, "A stale catalogue never loses data").
  */
 export function dropsOnCatalogueWord(
   state: UserState<MachineAge>,
@@ -120,7 +120,7 @@ export function dropsOnCatalogueWord(
 }
 
 /**
- * Merges a validated request into `state` (DESIGN §11): `reset: true` deletes a
+ * Merges a validated request into `state` (docs/decisions/0006-user-state-merge.md): `reset: true` deletes a
  * machine; otherwise the incoming machine wins when none is stored or
  * `stored.lastTransitionAt <= incoming.lastTransitionAt`; lists present in the
  * snapshot replace the stored ones. Snapshots of CTAs without kept state or of
@@ -172,7 +172,7 @@ export function mergeSnapshots(state: UserState, request: SnapshotRequest, catal
 }
 
 /**
- * Drops what a launch must not serve and need not keep (DESIGN §11 step 4):
+ * Drops what a launch must not serve and need not keep (docs/decisions/0006-user-state-merge.md):
  * machines whose `createdAt + stateMachineTTL <= now`, the state of CTAs that
  * are neither live nor paused (or no longer exist), state of unknown tags, and
  * entries left empty. Answers whether anything was dropped.
@@ -202,7 +202,7 @@ export function pruneUserState(state: UserState<MachineAge>, catalogue: StateCat
   return machinesDropped || state.ctas.size + state.tags.size !== sizeBefore;
 }
 
-/** The per-user caps of DESIGN §11 ("Bounded state"). */
+/** The per-user caps of docs/decisions/0006-user-state-merge.md ("Bounded state"). */
 export interface StateLimits {
   maxMachinesPerCta: number;
   maxUserStateBytes: number;
@@ -230,7 +230,7 @@ export function withinLimits(state: UserState<MachineAge>, json: string, limits:
 const byAge = (a: StateMachine, b: StateMachine): number => a.lastTransitionAt - b.lastTransitionAt || a.createdAt - b.createdAt;
 
 /**
- * Keeps `state` within `limits` (DESIGN §11): per CTA at most
+ * Keeps `state` within `limits` (docs/decisions/0006-user-state-merge.md): per CTA at most
  * `maxMachinesPerCta` machines, the oldest dropped first; then, while the
  * serialised document is over `maxUserStateBytes`, the oldest machines across
  * all CTAs, and once none is left the older half of the longest list. Answers

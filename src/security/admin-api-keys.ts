@@ -11,7 +11,7 @@ export interface AdminApiKey {
 const MAX_NAME_LENGTH = 255;
 
 /**
- * Entries of `ADMIN_API_KEYS` (DESIGN §15): `name:role:key`, or a bare `key` (role `admin`,
+ * Entries of `ADMIN_API_KEYS` (docs/decisions/0010-roles-keys-and-tokens.md): `name:role:key`, or a bare `key` (role `admin`,
  * named `key-1`, `key-2`, … in the order the bare keys are given). The key itself may hold
  * colons. Problems name the entry by position, never by its secret.
  */

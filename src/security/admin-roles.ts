@@ -4,7 +4,7 @@ import { errorExamples } from '../common/api-error-responses';
 import { ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 
-/** Operator roles (DESIGN §15), each allowed what the ones before it are. */
+/** Operator roles (docs/decisions/0010-roles-keys-and-tokens.md), each allowed what the ones before it are. */
 export const ADMIN_ROLES = ['viewer', 'editor', 'publisher', 'admin'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 

@@ -10,7 +10,7 @@ import { requiredRoleOf, roleAllows } from './admin-roles';
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /**
- * Requires one of the configured API keys (DESIGN §15) in `Authorization: Bearer <key>`
+ * Requires one of the configured API keys (docs/decisions/0010-roles-keys-and-tokens.md) in `Authorization: Bearer <key>`
  * or `x-api-key`. Either header holding a valid key is enough, so an app's own
  * bearer token beside a valid `x-api-key` does not fail the request. Keys are
  * compared as SHA-256 digests with `timingSafeEqual`: constant time, whatever the lengths.
@@ -53,7 +53,7 @@ export class ApiKeyGuard implements CanActivate {
 }
 
 /**
- * The admin API's keys with their roles (DESIGN §15): the key first, then whether its role
+ * The admin API's keys with their roles (docs/decisions/0010-roles-keys-and-tokens.md): the key first, then whether its role
  * allows the route (declared on the route with `@RequiresRole`), before anything else of the
  * request is looked at. The key's name becomes the actor of the request's audit entries.
  */

@@ -32,7 +32,7 @@ const TOKEN_REQUIRED_MESSAGE = "the app user's token is required in Authorizatio
 const ANOTHER_USERS_TOKEN_MESSAGE = "the app-user token is another user's: its user is not the auth-userid";
 
 /**
- * DESIGN §15 "App users (SDK)": when a verifier is configured, the request's
+ * App-user tokens (docs/decisions/0010-roles-keys-and-tokens.md): when a verifier is configured, the request's
  * `Authorization: Bearer <token>` must be a valid app-user token (else 401) naming the user
  * of `auth-userid` (else 403). Runs after the mount's guards (the SDK API key in `x-api-key`).
  */

@@ -1,5 +1,5 @@
 /**
- * App-user tokens on the SDK state-machine routes (DESIGN §15 "App users (SDK)"): the app's
+ * App-user tokens on the SDK state-machine routes (docs/decisions/0010-roles-keys-and-tokens.md, app-user tokens): the app's
  * own user token, sent as `Authorization: Bearer <token>`, must name the user of `auth-userid`.
  */
 

@@ -13,7 +13,7 @@ const RATE_WINDOW_MS = 60_000;
 type RateLimitedApi = 'admin' | 'sdk';
 
 /**
- * Per-minute rate limits of the standalone app (DESIGN §15): per client IP on
+ * Per-minute rate limits of the standalone app (docs/decisions/0010-roles-keys-and-tokens.md): per client IP on
  * admin routes, per (tenant, user) on SDK routes (per IP when the SDK call
  * carries no user). Off unless configured, so tests and benchmarks are never
  * throttled. Over the limit → 429 RATE_LIMITED with `Retry-After`.

@@ -10,7 +10,7 @@ import { ExposureLimitProperty } from '../../ctas/exposure-limits';
 
 /**
  * Bodies of `POST /behaviour-tags` and `PUT /behaviour-tags/{name}` (seed
- * "Behaviour tag", DESIGN §7). Every failure answers CAMPAIGN_INVALID naming
+ * "Behaviour tag", docs/decisions/0004-behaviour-tags.md). Every failure answers CAMPAIGN_INVALID naming
  * the field path. CTA ids arrive as numbers or decimal strings; the service
  * turns them into strings. The type check of each field is its last decorator:
  * class-validator reports that one first, so "must be an integer" beats "must not be less than 0".

@@ -9,7 +9,7 @@ const RULE_DESCRIPTION =
   '`{"attribute": "appVersion", "op": "semverLt"|"semverLte"|"semverGt"|"semverGte"|"semverEq", "value": "5.2.0"}`, ' +
   '`{"bucket": {"from": 0, "to": 10, "salt"?: "..."}}` (a stable 0-99 percentile of the user), `{"cohort": "<static cohort>"}`.';
 
-/** `POST /cohorts` (DESIGN §12). */
+/** `POST /cohorts` (docs/decisions/0008-cohorts.md). */
 export class CreateCohortDto {
   @ApiProperty({ description: "1-255 characters of A-Z a-z 0-9 . _ : -, not 'all'; unique in the tenant", example: 'beta-testers' })
   @IsString()

@@ -81,7 +81,7 @@ export class ValidateCtaDto extends CtaFieldsDto {
 }
 
 export class UpdateCtaDto extends CtaFieldsDto {
-  /** The name is fixed at creation (DESIGN §4): any `name` in an update body is rejected. */
+  /** The name is fixed at creation (docs/decisions/0002-status-lifecycle-and-live-edits.md): any `name` in an update body is rejected. */
   @Equals(undefined, { message: 'name cannot be changed on update' })
   name?: never;
 }

@@ -4,7 +4,8 @@ import { CTA_STATUSES } from '../cta.types';
 
 /**
  * Query of `GET /ctas/`; every value is one string (a repeated parameter is rejected). Empty values mean "no filter".
- * The filters carry no `example` or `default`: Swagger UI would fill them in and the list would hide CTAs (DESIGN §22).
+ * The filters carry no `example` or `default`: Swagger UI would fill them in and the list would hide CTAs
+ * (docs/decisions/0014-admin-console.md).
  */
 export class ListCtasQueryDto {
   @ApiPropertyOptional({ description: 'Exact name, case-sensitive, e.g. `first-purchase-reminder`' })

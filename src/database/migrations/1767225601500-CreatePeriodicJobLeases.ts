@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 import { MigrationColumns } from '../migration-columns';
 
 /**
- * Periodic work once per cluster, set-based (DESIGN §14): a lease row per job,
+ * Periodic work once per cluster, set-based (docs/decisions/0007-catalogue-cache-and-periodic-jobs.md): a lease row per job,
  * and the indexes the jobs' cross-tenant scans for due rows read. These are the
  * only keys not led by `tenant_id`: the jobs are the one place that works over
  * all tenants at once, and without them each run would scan whole tables.

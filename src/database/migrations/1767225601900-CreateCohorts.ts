@@ -3,10 +3,10 @@ import { exactComparison } from '../exact-collation';
 import { MigrationColumns } from '../migration-columns';
 
 /**
- * Cohorts (DESIGN §12): definitions, the members of static cohorts by generation (a replace
+ * Cohorts (docs/decisions/0008-cohorts.md): definitions, the members of static cohorts by generation (a replace
  * writes a new generation and switches to it in one UPDATE), and which CTAs name which cohorts.
  */
-/** The cohort names of DESIGN §12, as of this migration. */
+/** The cohort names of docs/decisions/0008-cohorts.md, as of this migration. */
 const COHORT_NAME = /^[A-Za-z0-9._:-]{1,255}$/;
 
 export class CreateCohorts1767225601900 implements MigrationInterface {

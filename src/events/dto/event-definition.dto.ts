@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 
 /**
- * Bodies of the event-definition endpoints (seed "Event definition", DESIGN §9).
+ * Bodies of the event-definition endpoints (seed "Event definition", docs/behaviour.md#event-definitions).
  * Every failure answers INVALID_REQUEST naming the field path; duplicate names
  * are checked by the service.
  */
