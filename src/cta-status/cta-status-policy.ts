@@ -1,3 +1,6 @@
+import { describeInstant } from '../common/clock';
+import { joinProblems } from '../common/problems';
+import type { StateGraphChange } from '../ctas/cta-state-graph';
 import { CTA_STATUSES, CtaStatus } from '../ctas/cta.types';
 
 /**
@@ -11,8 +14,15 @@ export const RUNNING_STATUSES: readonly CtaStatus[] = ['live', 'scheduled'];
 /** CTAs devices run, or will again when they resume (paused): the SDK catalogue holds them (DESIGN §11), and their cohorts stay (§12). */
 export const IN_PLAY_STATUSES: readonly CtaStatus[] = ['live', 'scheduled', 'paused'];
 
-/** A CTA's body may be edited while no device runs it and it is not over: an operator pauses, edits and goes live again (DESIGN §5). */
+/** A CTA's body may be edited freely while no device runs it and it is not over. */
 export const EDITABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
+
+/**
+ * Devices run these CTAs' rules, so an edit must be one they can absorb: it keeps the state graph
+ * (every machine devices and the service hold keeps its meaning), and the times follow the status.
+ * Anything else needs a pause first. (concluded and terminated are final: no edit at all.)
+ */
+export const LIVE_EDIT_STATUSES: readonly CtaStatus[] = RUNNING_STATUSES;
 
 /** Devices enforce a tag for its running CTAs, so a new tag links only draft or paused CTAs (DESIGN §7). */
 export const TAG_LINKABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
@@ -50,3 +60,65 @@ export const isServableAt = (cta: CtaTiming, now: number): boolean =>
  */
 export const keepsUserStateAt = (cta: Omit<CtaTiming, 'endTime'>, now: number): boolean =>
   IN_PLAY_STATUSES.includes(cta.status) && startedBy(cta, now) && unexpiredAt(cta, now);
+
+/** The CTA an update or restore edits, as locked for it. */
+export interface EditedCta {
+  id: number;
+  status: CtaStatus;
+  startTime: number | null;
+  endTime: number | null;
+}
+
+/** What the edit does, as far as the CTA's status cares. */
+export interface CtaEdit {
+  /** How the rule's state graph changes; null when it is kept. */
+  stateGraph: StateGraphChange | null;
+  /** The times the body sends; undefined when it leaves them out (they keep their value). */
+  startTime: number | null | undefined;
+  endTime: number | null | undefined;
+}
+
+/**
+ * Why the CTA's status refuses the edit, naming what differs and the way out (the message of
+ * CTA_STATUS_UPDATE_INVALID); null when the status takes it. A time sent unchanged is kept, whatever it is.
+ */
+export function editRefusal(cta: EditedCta, edit: CtaEdit, now: number): string | null {
+  if (EDITABLE_STATUSES.includes(cta.status)) {
+    return null;
+  }
+  const { id, status } = cta;
+  if (!LIVE_EDIT_STATUSES.includes(status)) {
+    return `CTA ${id} is ${status}; concluded and terminated CTAs cannot be edited`;
+  }
+  const problems: string[] = [];
+  if (edit.stateGraph !== null) {
+    problems.push(`${joinProblems(edit.stateGraph.problems)}; pause CTA ${id} to change ${edit.stateGraph.changes}`);
+  }
+  const changed = (sent: number | null | undefined, stored: number | null): sent is number | null => sent !== undefined && sent !== stored;
+  const nowText = `now ${describeInstant(now)}`;
+  if (changed(edit.startTime, cta.startTime)) {
+    const start = edit.startTime;
+    if (status === 'live') {
+      if (start === null) {
+        problems.push(`startTime: CTA ${id} is live: its startTime may move to a time not in the future, not be cleared`);
+      } else if (start > now) {
+        problems.push(
+          `startTime: ${describeInstant(start)} is in the future (${nowText}): to start CTA ${id} later, pause it, then schedule it`,
+        );
+      }
+    } else if (start === null) {
+      problems.push(`startTime: CTA ${id} is scheduled and needs its startTime (pause it to clear it)`);
+    } else if (start < now) {
+      problems.push(
+        `startTime: ${describeInstant(start)} is in the past (${nowText}): CTA ${id} is scheduled, so its start may move, not into the past ` +
+          '(to start it now, pause it, then take it live)',
+      );
+    }
+  }
+  if (changed(edit.endTime, cta.endTime) && edit.endTime !== null && edit.endTime < now) {
+    problems.push(
+      `endTime: ${describeInstant(edit.endTime)} is in the past (${nowText}): to end CTA ${id} now, ${status === 'live' ? 'conclude' : 'terminate'} it`,
+    );
+  }
+  return problems.length > 0 ? problems.join('; ') : null;
+}
