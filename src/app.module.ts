@@ -38,6 +38,7 @@ export class AppModule {
           ctaTimeToleranceMs: config.ctaTimeToleranceMs,
           ctaTimeHorizonDays: config.ctaTimeHorizonDays,
           auditRetentionDays: config.auditRetentionDays,
+          adminDefaultUser: config.adminDefaultUser ?? undefined,
           adminGuards: config.adminApiKeys.length > 0 ? [new AdminKeyGuard(config.adminApiKeys)] : [],
           sdkGuards: config.sdkApiKeys.length > 0 ? [new ApiKeyGuard(config.sdkApiKeys)] : [],
           appUserTokens: config.sdkAppUserTokens ?? undefined,

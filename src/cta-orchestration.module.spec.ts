@@ -5,7 +5,7 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { COHORT_PROVIDER, CohortProvider } from './cohorts/cohort-provider';
 import { CtaOrchestrationModule } from './cta-orchestration.module';
 import { ORCHESTRATION_DATA_SOURCE } from './database/orchestration-data-source';
-import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from './orchestration-options';
+import { ORCHESTRATION_SETTINGS, OrchestrationSettings, resolveSettings } from './orchestration-options';
 import { APP_USER_TOKEN_VERIFIER } from './security/app-user-token.guard';
 import type { AppUserTokenVerifier } from './security/app-user-tokens';
 import { JoseAppUserTokenVerifier } from './security/jose-app-user-token-verifier';
@@ -147,5 +147,18 @@ describe('CtaOrchestrationModule app-user token options', () => {
     ],
   ])('refuses to start with %p', (options, message) => {
     expect(() => CtaOrchestrationModule.forRoot(options)).toThrow(message);
+  });
+});
+
+describe('CtaOrchestrationModule adminDefaultUser', () => {
+  it.each(['', '   ', 'u'.repeat(256)])('refuses to start with %p, which names no operator', (adminDefaultUser) => {
+    expect(() => CtaOrchestrationModule.forRoot({ adminDefaultUser })).toThrow(
+      'CtaOrchestrationModule: adminDefaultUser must be 1-255 characters, not blank',
+    );
+  });
+
+  it('takes it trimmed, and none when unset', () => {
+    expect(resolveSettings({ adminDefaultUser: ' panel@example.com ' }).adminDefaultUser).toBe('panel@example.com');
+    expect(resolveSettings({}).adminDefaultUser).toBeNull();
   });
 });

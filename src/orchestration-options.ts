@@ -40,6 +40,11 @@ export interface CtaOrchestrationOptions {
   /** Days an audit entry is kept (docs/decisions/0009-audit-in-the-same-transaction.md); 0 keeps them forever. Default 0. */
   auditRetentionDays?: number;
   /**
+   * The operator of a write that sends no `user` header when no admin key names one (newer builds of
+   * the real admin panel send none); 1-255 characters. Default none: such a write is refused.
+   */
+  adminDefaultUser?: string;
+  /**
    * Verify the app user's token on the SDK state-machine routes with jose (docs/decisions/0010-roles-keys-and-tokens.md): an HS256
    * secret or a JWKS URL, issuer, audience, user claim. Default none: `auth-userid` is trusted
    * (or the host's `sdkGuards` check it).
@@ -73,9 +78,12 @@ export type CtaOrchestrationRuntimeOptions = Omit<CtaOrchestrationOptions, keyof
 export type CtaOrchestrationAsyncOptions = ConfigurableModuleAsyncOptions<CtaOrchestrationRuntimeOptions> & CtaOrchestrationRoutingOptions;
 
 /** The options with every default filled in; what services inject. */
-type OptionalSettingNames = 'connectionName' | 'appUserTokens' | 'appUserTokenVerifier';
+type OptionalSettingNames = 'connectionName' | 'appUserTokens' | 'appUserTokenVerifier' | 'adminDefaultUser';
 export type OrchestrationSettings = Required<Omit<CtaOrchestrationOptions, OptionalSettingNames>> &
-  Pick<CtaOrchestrationOptions, OptionalSettingNames>;
+  Pick<CtaOrchestrationOptions, Exclude<OptionalSettingNames, 'adminDefaultUser'>> & {
+    /** null: none configured. */
+    adminDefaultUser: string | null;
+  };
 
 export type OrchestrationRouting = Required<Omit<CtaOrchestrationRoutingOptions, 'connectionName'>> &
   Pick<CtaOrchestrationRoutingOptions, 'connectionName'>;
@@ -107,8 +115,19 @@ function checkAppUserTokens({ appUserTokens, appUserTokenVerifier }: CtaOrchestr
   }
 }
 
+/** The default operator must name someone, as a `user` header would. */
+function checkAdminDefaultUser({ adminDefaultUser }: CtaOrchestrationOptions): void {
+  if (
+    adminDefaultUser !== undefined &&
+    (typeof adminDefaultUser !== 'string' || !/\S/.test(adminDefaultUser) || adminDefaultUser.trim().length > 255)
+  ) {
+    throw new Error('CtaOrchestrationModule: adminDefaultUser must be 1-255 characters, not blank');
+  }
+}
+
 export function resolveSettings(options: CtaOrchestrationOptions): OrchestrationSettings {
   checkAppUserTokens(options);
+  checkAdminDefaultUser(options);
   return {
     ...resolveRouting(options),
     schedulerIntervalMs: options.schedulerIntervalMs ?? 10_000,
@@ -120,6 +139,7 @@ export function resolveSettings(options: CtaOrchestrationOptions): Orchestration
     ctaTimeHorizonDays: options.ctaTimeHorizonDays ?? 5 * 365,
     cohortProvider: options.cohortProvider ?? new AllUsersCohortProvider(),
     auditRetentionDays: options.auditRetentionDays ?? 0,
+    adminDefaultUser: options.adminDefaultUser?.trim() ?? null,
     appUserTokens: options.appUserTokens,
     appUserTokenVerifier: options.appUserTokenVerifier,
   };

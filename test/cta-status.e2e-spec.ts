@@ -65,7 +65,9 @@ eachDatabase('CTA status', (database) => {
         }
       } else {
         expect(res.status).toBe(400);
-        expect(res.body).toEqual(errorBody('CTA_STATUS_UPDATE_INVALID', `cannot move CTA ${id} from ${from} to ${ALLOWED[action].to}`));
+        const refusal =
+          from === ALLOWED[action].to ? `CTA ${id} is already ${from}` : `cannot move CTA ${id} from ${from} to ${ALLOWED[action].to}`;
+        expect(res.body).toEqual(errorBody('CTA_STATUS_UPDATE_INVALID', refusal));
         expect(after.ctaStatus).toBe(from);
       }
     });

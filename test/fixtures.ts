@@ -37,6 +37,13 @@ export const ctaBody = (fields: Record<string, unknown> = {}): Record<string, an
   ...fields,
 });
 
+/** A rule as the admin API reads it back: `frequency.lifespan` beside `lifeSpan` (equal) and the derived `ctaValidTill`. */
+export const ruleAsRead = (rule: Record<string, any>, ctaValidTill: number | null = null): Record<string, any> => ({
+  ...rule,
+  frequency: { ...rule.frequency, lifespan: rule.frequency.lifeSpan },
+  ctaValidTill,
+});
+
 /** The example tag's relation: any one linked CTA shows, the rest hide. */
 const exampleRelation = (): Record<string, any> => copy(CREATE_TAG_EXAMPLE.ctaRelation);
 

@@ -1,5 +1,5 @@
 import { AdminClient } from './admin-client';
-import { ctaBody, examples, sdkHeaders, tagBody } from './fixtures';
+import { ctaBody, examples, ruleAsRead, sdkHeaders, tagBody } from './fixtures';
 import type { DataSource } from 'typeorm';
 import { BehaviourTagCtaEntity } from '../src/behaviour-tags/behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from '../src/behaviour-tags/behaviour-tag.entity';
@@ -58,14 +58,14 @@ const REFUSALS: [string, Rule, string][] = [
     `${FIRST}.filters.filter[0].comparisonType: ">" is not one of = for propertyType boolean`,
   ],
   [
-    'a boolean compared with "false"',
-    filtered({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonValue: 'false' })] }),
-    `${FIRST}.filters.filter[0].comparisonValue: must be true or false (a JSON boolean) for propertyType boolean, not "false" (the device reads the string "false" as true)`,
+    'a boolean compared with "0"',
+    filtered({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonValue: '0' })] }),
+    `${FIRST}.filters.filter[0].comparisonValue: "0" would read as true on devices (Boolean("0")); send true or false for propertyType boolean`,
   ],
   [
     'a number compared with a word',
     withRule((r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonValue = 'many')),
-    `${FIRST}.filters.filter[1].comparisonValue: must be a number or a numeric string for propertyType number, not "many"`,
+    `${FIRST}.filters.filter[1].comparisonValue: must be a number or a numeric string for propertyType number, not "many", which would read as NaN on devices (Number("many"))`,
   ],
   [
     'a string compared with a number',
@@ -255,7 +255,7 @@ eachDatabase('rule grammar (docs/decisions/0003-device-rule-grammar.md, docs/dec
       rule.stateTransition.purchase_completed['2'][0].filters = {};
       rule.stateTransition.store_opened['0'][0].filters.filter[0].caseSensitive = false;
       const id = await ctas.create({ rule });
-      expect((await ctas.get(id)).rule).toEqual({ ...rule, ctaValidTill: null });
+      expect((await ctas.get(id)).rule).toEqual(ruleAsRead(rule));
     });
   });
 
@@ -514,7 +514,7 @@ eachDatabase('rule grammar (docs/decisions/0003-device-rule-grammar.md, docs/dec
         lastUpdatedBy: null,
       });
       await dataSource.getRepository(BehaviourTagCtaEntity).insert({ tenantId: ctas.tenantId, ctaId: id, tagName: 'old-tag' });
-      expect((await ctas.get(id)).rule).toEqual({ ...legacyRule(), ctaValidTill: null });
+      expect((await ctas.get(id)).rule).toEqual(ruleAsRead(legacyRule()));
       expect((await ctas.list()).body.data.ctas.map((cta: { id: number }) => cta.id)).toEqual([id]);
       expect((await ctas.status(id, 'live')).status).toBe(200);
       const launched = await api.post(LAUNCH, {}, sdkHeaders(ctas.tenantId, '7'));
@@ -538,7 +538,7 @@ eachDatabase('rule grammar (docs/decisions/0003-device-rule-grammar.md, docs/dec
         errorBody('INVALID_REQUEST', `${FIRST}.filters.filter[0].propertyType: nothing is not one of string, number, boolean`),
       );
       expect((await ctas.update(id)).status).toBe(200);
-      expect((await ctas.get(id)).rule).toEqual({ ...examples.rule(), ctaValidTill: null });
+      expect((await ctas.get(id)).rule).toEqual(ruleAsRead(examples.rule()));
     });
   });
 });

@@ -1,24 +1,13 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { requestActor } from '../common/request-actor';
 import { parseOptionalOperatorUser } from '../common/request-headers';
 import type { ChangeOrigin as Origin } from './audit.types';
-
-/** The name of the admin key that let each request in, set by the guard that checked it. */
-const actors = new WeakMap<object, string>();
-
-/**
- * Names the operator key of a request for its audit entries (docs/decisions/0010-roles-keys-and-tokens.md,
- * docs/decisions/0009-audit-in-the-same-transaction.md). The service's own key guard calls it; a host's
- * guard may too, so its operators show up by name.
- */
-export function setAuditActor(request: FastifyRequest, actor: string): void {
-  actors.set(request, actor);
-}
 
 /** Who made this request's changes: the key's name, the optional `user` header, the request id. */
 export const ChangeOrigin = createParamDecorator((_: unknown, context: ExecutionContext): Origin => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  return { actor: actors.get(request) ?? null, user: parseOptionalOperatorUser(request.headers), requestId: request.id ?? null };
+  return { actor: requestActor(request), user: parseOptionalOperatorUser(request.headers), requestId: request.id ?? null };
 });
 
 /** The decorator's value: `@ChangeOrigin() origin: ChangeOrigin`. */

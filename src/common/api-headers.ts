@@ -9,7 +9,9 @@ export const TENANT_HEADER: ApiHeaderOptions = {
 export const USER_HEADER: ApiHeaderOptions = {
   name: 'user',
   required: true,
-  description: 'the operator (e.g. an email), 1-255 characters',
+  description:
+    'the operator (e.g. an email), 1-255 characters. When absent: the name of the admin key used, else ADMIN_DEFAULT_USER, ' +
+    'else 400; blank → 400',
 };
 export const OPTIONAL_USER_HEADER: ApiHeaderOptions = {
   name: 'user',

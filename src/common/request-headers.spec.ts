@@ -33,12 +33,18 @@ describe('parseOperatorUser', () => {
     expect(parseOperatorUser({ user: 'u'.repeat(255) })).toBe('u'.repeat(255));
   });
 
+  it('refuses a missing user as required, unless there is a fallback', () => {
+    expect(failure(() => parseOperatorUser({})).message).toBe("header 'user' is required");
+    expect(parseOperatorUser({}, 'panel@example.com')).toBe('panel@example.com');
+    expect(parseOperatorUser({ user: 'ops@example.com' }, 'panel@example.com')).toBe('ops@example.com');
+  });
+
   it.each([
-    ['missing', {}],
     ['empty', { user: '' }],
     ['blank', { user: '   ' }],
-  ])('refuses a %s user as required', (_case, headers) => {
-    expect(failure(() => parseOperatorUser(headers)).message).toBe("header 'user' is required");
+  ])('refuses a %s user, even with a fallback', (_case, headers) => {
+    expect(failure(() => parseOperatorUser(headers)).message).toBe("header 'user' must not be blank");
+    expect(failure(() => parseOperatorUser(headers, 'panel@example.com')).message).toBe("header 'user' must not be blank");
   });
 
   it('refuses a user longer than 255 characters', () => {

@@ -32,6 +32,7 @@ describe('loadAppConfig', () => {
       sdkRateLimitPerMinute: 0,
       cohortUploadLimitBytes: 268435456,
       auditRetentionDays: 0,
+      adminDefaultUser: null,
     });
   });
 
@@ -75,6 +76,7 @@ describe('loadAppConfig', () => {
       RATE_LIMIT_SDK_PER_MINUTE: '60',
       COHORT_UPLOAD_LIMIT_BYTES: '1048576',
       AUDIT_RETENTION_DAYS: '90',
+      ADMIN_DEFAULT_USER: ' panel@example.com ',
     });
     expect(config).toEqual({
       port: 8080,
@@ -111,6 +113,7 @@ describe('loadAppConfig', () => {
       sdkRateLimitPerMinute: 60,
       cohortUploadLimitBytes: 1048576,
       auditRetentionDays: 90,
+      adminDefaultUser: 'panel@example.com',
     });
   });
 
@@ -161,6 +164,7 @@ describe('loadAppConfig', () => {
     ['ADMIN_API_KEYS', 'alice:viewer:k1,bob:editor:k1'],
     ['ADMIN_API_KEYS', 'k0,key-1:viewer:k1'],
     ['ADMIN_API_KEYS', `${'n'.repeat(256)}:viewer:k1`],
+    ['ADMIN_DEFAULT_USER', 'u'.repeat(256)],
   ])('refuses %s=%p with a message naming the variable', (variable, value) => {
     const error = failure({ [variable]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));

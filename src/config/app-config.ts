@@ -54,6 +54,8 @@ export interface AppConfig {
   cohortUploadLimitBytes: number;
   /** Days an audit entry is kept; 0 = forever. */
   auditRetentionDays: number;
+  /** The operator of a write without a `user` header when no admin key names one; null = such writes are refused. */
+  adminDefaultUser: string | null;
 }
 
 export class InvalidConfigError extends Error {
@@ -156,6 +158,15 @@ function sdkAppUserTokens(env: Env): AppUserTokenOptions | null {
   return given;
 }
 
+/** ADMIN_DEFAULT_USER: names the operator as a `user` header would (1-255 characters). */
+function adminDefaultUser(env: Env): string | null {
+  const value = read(env, 'ADMIN_DEFAULT_USER');
+  if (value !== undefined && value.length > 255) {
+    throw new InvalidConfigError('ADMIN_DEFAULT_USER', `must be at most 255 characters, got ${value.length}`);
+  }
+  return value ?? null;
+}
+
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -193,5 +204,6 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     sdkRateLimitPerMinute: integer(env, 'RATE_LIMIT_SDK_PER_MINUTE', 0, 0),
     cohortUploadLimitBytes: integer(env, 'COHORT_UPLOAD_LIMIT_BYTES', DEFAULT_COHORT_UPLOAD_LIMIT_BYTES, 1024),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 0, 0, 100 * 365),
+    adminDefaultUser: adminDefaultUser(env),
   };
 }

@@ -1,9 +1,13 @@
 import {
+  CtaEdit,
   CtaTiming,
   EDITABLE_STATUSES,
+  EditedCta,
+  editRefusal,
   IN_PLAY_STATUSES,
   isServableAt,
   keepsUserStateAt,
+  LIVE_EDIT_STATUSES,
   RUNNING_STATUSES,
   TAG_CHANGEABLE_STATUSES,
   TAG_LINKABLE_STATUSES,
@@ -46,5 +50,61 @@ describe('isServableAt and keepsUserStateAt', () => {
   ])("%s: served %p, keeps its users' state %p", (_case, fields, servable, keepsState) => {
     expect(isServableAt(cta(fields), NOW)).toBe(servable);
     expect(keepsUserStateAt(cta(fields), NOW)).toBe(keepsState);
+  });
+});
+
+describe('editRefusal', () => {
+  const NOW_MS = 1_000_000;
+  const cta = (status: CtaTiming['status'], fields: Partial<EditedCta> = {}): EditedCta => ({
+    id: 12,
+    status,
+    startTime: NOW_MS - 100,
+    endTime: null,
+    ...fields,
+  });
+  const edit = (fields: Partial<CtaEdit> = {}): CtaEdit => ({ stateGraph: null, startTime: undefined, endTime: undefined, ...fields });
+  const newState = { problems: [{ path: 'rule.stateTransition', message: 'state "3" is new' }], changes: 'its states' };
+
+  it('lets draft and paused CTAs take any edit, and no concluded or terminated one', () => {
+    for (const status of ['draft', 'paused'] as const) {
+      expect(editRefusal(cta(status), edit({ stateGraph: newState, startTime: null, endTime: 0 }), NOW_MS)).toBeNull();
+    }
+    expect(editRefusal(cta('concluded'), edit(), NOW_MS)).toBe('CTA 12 is concluded; concluded and terminated CTAs cannot be edited');
+    expect(editRefusal(cta('terminated'), edit(), NOW_MS)).toBe('CTA 12 is terminated; concluded and terminated CTAs cannot be edited');
+  });
+
+  it('lets live and scheduled CTAs take an edit keeping their state graph, naming a change and the way out', () => {
+    expect(LIVE_EDIT_STATUSES).toEqual(['live', 'scheduled']);
+    for (const status of LIVE_EDIT_STATUSES) {
+      expect(editRefusal(cta(status), edit(), NOW_MS)).toBeNull();
+      expect(editRefusal(cta(status), edit({ stateGraph: newState }), NOW_MS)).toBe(
+        'rule.stateTransition: state "3" is new; pause CTA 12 to change its states',
+      );
+    }
+  });
+
+  it.each<[string, EditedCta, Partial<CtaEdit>, RegExp | null]>([
+    ['a live start kept, however old', cta('live', { startTime: 5 }), { startTime: 5 }, null],
+    ['a live start moved back', cta('live'), { startTime: 1 }, null],
+    ['a live start at now', cta('live'), { startTime: NOW_MS }, null],
+    ['a live start in the future', cta('live'), { startTime: NOW_MS + 1 }, /^startTime: .* is in the future .*pause it, then schedule it$/],
+    ['a live start cleared', cta('live'), { startTime: null }, /^startTime: CTA 12 is live: .*not be cleared$/],
+    ['a scheduled start moved ahead', cta('scheduled', { startTime: NOW_MS + 10 }), { startTime: NOW_MS + 99 }, null],
+    ['a scheduled start kept though passed', cta('scheduled'), { startTime: NOW_MS - 100 }, null],
+    [
+      'a scheduled start moved into the past',
+      cta('scheduled', { startTime: NOW_MS + 10 }),
+      { startTime: NOW_MS - 1 },
+      /is in the past .*CTA 12 is scheduled, so/,
+    ],
+    ['a scheduled start cleared', cta('scheduled'), { startTime: null }, /^startTime: CTA 12 is scheduled and needs its startTime/],
+    ['an end cleared', cta('live', { endTime: NOW_MS + 5 }), { endTime: null }, null],
+    ['an end in the past', cta('live'), { endTime: NOW_MS - 1 }, /^endTime: .* is in the past .*: to end CTA 12 now, conclude it$/],
+    ['a scheduled end in the past', cta('scheduled'), { endTime: NOW_MS - 1 }, /terminate it$/],
+    ['an end kept though passed', cta('live', { endTime: NOW_MS - 1 }), { endTime: NOW_MS - 1 }, null],
+  ])('%s', (_case, edited, times, refusal) => {
+    const answer = editRefusal(edited, edit(times), NOW_MS);
+    if (refusal === null) expect(answer).toBeNull();
+    else expect(answer).toMatch(refusal);
   });
 });

@@ -1,3 +1,6 @@
+import { describeInstant } from '../common/clock';
+import { joinProblems } from '../common/problems';
+import type { StateGraphChange } from '../ctas/cta-state-graph';
 import { CTA_STATUSES, CtaStatus } from '../ctas/cta.types';
 
 /**
@@ -5,23 +8,21 @@ import { CTA_STATUSES, CtaStatus } from '../ctas/cta.types';
  * every rule that names a set of statuses, and whether devices get a CTA now.
  */
 
-/**
- * Devices run the rules of live and scheduled CTAs (docs/decisions/0002-status-lifecycle-and-live-edits.md): a scheduled
- * one turns live on the device when its start passes.
- */
+/** Devices run the rules of live and scheduled CTAs (docs/decisions/0002-status-lifecycle-and-live-edits.md): a scheduled one turns live on the device when its start passes. */
 export const RUNNING_STATUSES: readonly CtaStatus[] = ['live', 'scheduled'];
 
-/**
- * CTAs devices run, or will again when they resume (paused): the SDK catalogue holds them
- * (docs/decisions/0006-user-state-merge.md), and their cohorts stay (docs/decisions/0008-cohorts.md).
- */
+/** CTAs devices run, or will again when they resume (paused): the SDK catalogue holds them (docs/decisions/0006-user-state-merge.md), and their cohorts stay (§12). */
 export const IN_PLAY_STATUSES: readonly CtaStatus[] = ['live', 'scheduled', 'paused'];
 
-/**
- * A CTA's body may be edited while no device runs it and it is not over: an operator pauses, edits and goes live again
- * (docs/decisions/0002-status-lifecycle-and-live-edits.md).
- */
+/** A CTA's body may be edited freely while no device runs it and it is not over. */
 export const EDITABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
+
+/**
+ * Devices run these CTAs' rules, so an edit must be one they can absorb: it keeps the state graph
+ * (every machine devices and the service hold keeps its meaning), and the times follow the status.
+ * Anything else needs a pause first. (concluded and terminated are final: no edit at all.)
+ */
+export const LIVE_EDIT_STATUSES: readonly CtaStatus[] = RUNNING_STATUSES;
 
 /** Devices enforce a tag for its running CTAs, so a new tag links only draft or paused CTAs (docs/decisions/0004-behaviour-tags.md). */
 export const TAG_LINKABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
@@ -38,10 +39,7 @@ export interface CtaTiming {
   expiresAt: number | null;
 }
 
-/**
- * A scheduled CTA counts as live once its start has passed (docs/decisions/0002-status-lifecycle-and-live-edits.md),
- * whether or not the periodic job has moved it yet.
- */
+/** A scheduled CTA counts as live once its start has passed (docs/decisions/0002-status-lifecycle-and-live-edits.md), whether or not the periodic job has moved it yet. */
 const startedBy = (cta: Pick<CtaTiming, 'status' | 'startTime'>, now: number): boolean =>
   cta.status !== 'scheduled' || (cta.startTime !== null && cta.startTime <= now);
 
@@ -50,15 +48,77 @@ const unexpiredAt = (cta: Pick<CtaTiming, 'isTest' | 'expiresAt'>, now: number):
   !cta.isTest || (cta.expiresAt !== null && cta.expiresAt > now);
 
 /**
- * Whether devices get the CTA at `now`, before its cohorts or test users are looked at (the launch, docs/architecture.md):
+ * Whether devices get the CTA at `now`, before its cohorts or test users are looked at (docs/decisions/0006-user-state-merge.md step 3):
  * running and started, its end not reached, and a test CTA not expired.
  */
 export const isServableAt = (cta: CtaTiming, now: number): boolean =>
   RUNNING_STATUSES.includes(cta.status) && startedBy(cta, now) && unexpiredAt(cta, now) && (cta.endTime === null || cta.endTime > now);
 
 /**
- * Whether a CTA's users keep their state at `now` (docs/decisions/0006-user-state-merge.md): while it runs (started, a test CTA
+ * Whether a CTA's users keep their state at `now` (docs/decisions/0006-user-state-merge.md step 4): while it runs (started, a test CTA
  * not expired, its end not yet concluded by the job) or is paused, so it resumes where they left it.
  */
 export const keepsUserStateAt = (cta: Omit<CtaTiming, 'endTime'>, now: number): boolean =>
   IN_PLAY_STATUSES.includes(cta.status) && startedBy(cta, now) && unexpiredAt(cta, now);
+
+/** The CTA an update or restore edits, as locked for it. */
+export interface EditedCta {
+  id: number;
+  status: CtaStatus;
+  startTime: number | null;
+  endTime: number | null;
+}
+
+/** What the edit does, as far as the CTA's status cares. */
+export interface CtaEdit {
+  /** How the rule's state graph changes; null when it is kept. */
+  stateGraph: StateGraphChange | null;
+  /** The times the body sends; undefined when it leaves them out (they keep their value). */
+  startTime: number | null | undefined;
+  endTime: number | null | undefined;
+}
+
+/**
+ * Why the CTA's status refuses the edit, naming what differs and the way out (the message of
+ * CTA_STATUS_UPDATE_INVALID); null when the status takes it. A time sent unchanged is kept, whatever it is.
+ */
+export function editRefusal(cta: EditedCta, edit: CtaEdit, now: number): string | null {
+  if (EDITABLE_STATUSES.includes(cta.status)) {
+    return null;
+  }
+  const { id, status } = cta;
+  if (!LIVE_EDIT_STATUSES.includes(status)) {
+    return `CTA ${id} is ${status}; concluded and terminated CTAs cannot be edited`;
+  }
+  const problems: string[] = [];
+  if (edit.stateGraph !== null) {
+    problems.push(`${joinProblems(edit.stateGraph.problems)}; pause CTA ${id} to change ${edit.stateGraph.changes}`);
+  }
+  const changed = (sent: number | null | undefined, stored: number | null): sent is number | null => sent !== undefined && sent !== stored;
+  const nowText = `now ${describeInstant(now)}`;
+  if (changed(edit.startTime, cta.startTime)) {
+    const start = edit.startTime;
+    if (status === 'live') {
+      if (start === null) {
+        problems.push(`startTime: CTA ${id} is live: its startTime may move to a time not in the future, not be cleared`);
+      } else if (start > now) {
+        problems.push(
+          `startTime: ${describeInstant(start)} is in the future (${nowText}): to start CTA ${id} later, pause it, then schedule it`,
+        );
+      }
+    } else if (start === null) {
+      problems.push(`startTime: CTA ${id} is scheduled and needs its startTime (pause it to clear it)`);
+    } else if (start < now) {
+      problems.push(
+        `startTime: ${describeInstant(start)} is in the past (${nowText}): CTA ${id} is scheduled, so its start may move, not into the past ` +
+          '(to start it now, pause it, then take it live)',
+      );
+    }
+  }
+  if (changed(edit.endTime, cta.endTime) && edit.endTime !== null && edit.endTime < now) {
+    problems.push(
+      `endTime: ${describeInstant(edit.endTime)} is in the past (${nowText}): to end CTA ${id} now, ${status === 'live' ? 'conclude' : 'terminate'} it`,
+    );
+  }
+  return problems.length > 0 ? problems.join('; ') : null;
+}

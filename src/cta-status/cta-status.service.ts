@@ -135,7 +135,8 @@ export class CtaStatusService implements OnModuleInit {
 
 /**
  * Why the conditional update matched nothing, from the row as locked before it: no such CTA,
- * a disallowed source status, or (for `/schedule`) no start time or one in the past.
+ * a disallowed source status (the target status itself: "already live"), or (for `/schedule`) no
+ * start time or one in the past.
  */
 function refusal(id: number, cta: CtaRecord | null, action: StatusAction, now: number): Error {
   if (!cta) {
@@ -143,7 +144,12 @@ function refusal(id: number, cta: CtaRecord | null, action: StatusAction, now: n
   }
   const transition = TRANSITIONS[action];
   if (!transition.from.includes(cta.ctaStatus)) {
-    return new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, `cannot move CTA ${id} from ${cta.ctaStatus} to ${transition.to}`);
+    // The real admin panel sends /live after saving an edit of a live CTA: it shows this message, the edit being saved.
+    const message =
+      cta.ctaStatus === transition.to
+        ? `CTA ${id} is already ${cta.ctaStatus}`
+        : `cannot move CTA ${id} from ${cta.ctaStatus} to ${transition.to}`;
+    return new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, message);
   }
   if (transition.needsFutureStart) {
     return new DomainError(

@@ -57,15 +57,22 @@ export const RULE_EXAMPLE = {
   frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
 };
 
+/** The created CTA sent back unchanged; its times left out keep their values, so a live CTA takes it too (its state graph is kept). */
 export const UPDATE_EXAMPLE = {
   description: 'Nudge new users who opened the store twice without buying',
   tags: ['onboarding', 'store'],
   team: 'growth',
+  rule: RULE_EXAMPLE,
+};
+export const CREATE_EXAMPLE = {
+  name: 'first-purchase-reminder',
+  description: UPDATE_EXAMPLE.description,
+  tags: UPDATE_EXAMPLE.tags,
+  team: UPDATE_EXAMPLE.team,
   startTime: null,
   endTime: null,
   rule: RULE_EXAMPLE,
 };
-export const CREATE_EXAMPLE = { name: 'first-purchase-reminder', ...UPDATE_EXAMPLE };
 
 /** CTA 1 as read back once the flow has linked it and taken it live. */
 export const RECORD_EXAMPLE = {
@@ -78,7 +85,11 @@ export const RECORD_EXAMPLE = {
   startTime: 1795372800000,
   endTime: null,
   ctaStatus: 'live',
-  rule: { ...RULE_EXAMPLE, ctaValidTill: null },
+  rule: {
+    ...RULE_EXAMPLE,
+    frequency: { ...RULE_EXAMPLE.frequency, lifespan: RULE_EXAMPLE.frequency.lifeSpan },
+    ctaValidTill: null,
+  },
   createdAt: 1795372000000,
   createdBy: 'ops@example.com',
   lastUpdatedAt: null,

@@ -60,7 +60,8 @@ export class CtaListingService {
   ) {}
 
   async list(tenantId: string, query: ListCtasQueryDto): Promise<CtaPage> {
-    const status = given(query.status);
+    // Matched without regard to case: the real admin panel's status tabs send `DRAFT`, `LIVE`, ….
+    const status = given(query.status)?.toLowerCase() ?? null;
     if (status !== null && !(CTA_STATUSES as readonly string[]).includes(status)) {
       throw new DomainError(ErrorCode.CTA_STATUS_INVALID, `status must be one of ${CTA_STATUSES.join(', ')}`);
     }

@@ -1,4 +1,4 @@
-import { ctaValidTill } from './cta-record';
+import { ctaValidTill, frequencyAsRead } from './cta-record';
 
 describe('ctaValidTill', () => {
   it.each([
@@ -8,5 +8,19 @@ describe('ctaValidTill', () => {
     ['the end time before the expiry', { endTime: 5, isTest: true, expiresAt: 9 }, 5],
   ])('is %s', (_case, cta, validTill) => {
     expect(ctaValidTill(cta)).toBe(validTill);
+  });
+});
+
+describe('frequencyAsRead', () => {
+  it('puts lifespan right after lifeSpan, equal, keeping every other key in place', () => {
+    const read = frequencyAsRead({ session: { limit: 1 }, lifeSpan: { limit: 5 }, cooldown: 3 });
+    expect(read).toEqual({ session: { limit: 1 }, lifeSpan: { limit: 5 }, lifespan: { limit: 5 }, cooldown: 3 });
+    expect(Object.keys(read as object)).toEqual(['session', 'lifeSpan', 'lifespan', 'cooldown']);
+  });
+
+  it('lets lifeSpan win over a stored lifespan, keeps a lone lifespan and passes anything else as it is', () => {
+    expect(frequencyAsRead({ lifespan: { limit: 1 }, lifeSpan: { limit: 2 } })).toEqual({ lifeSpan: { limit: 2 }, lifespan: { limit: 2 } });
+    expect(frequencyAsRead({ lifespan: { limit: 1 } })).toEqual({ lifespan: { limit: 1 } });
+    for (const odd of [undefined, null, 'daily', [1]]) expect(frequencyAsRead(odd)).toBe(odd);
   });
 });

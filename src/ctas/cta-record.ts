@@ -27,6 +27,32 @@ export interface CtaRecord {
 export const ctaValidTill = (cta: Pick<CtaEntity, 'endTime' | 'isTest' | 'expiresAt'>): number | null =>
   cta.endTime ?? (cta.isTest ? cta.expiresAt : null);
 
+/**
+ * A stored rule's `frequency` as clients read it: `lifespan` (the spelling the mobile SDK and the
+ * real admin panel read) right after `lifeSpan`, equal. The launch and every admin read of a rule
+ * show it so; without it the panel's edit form resets the lifetime cap to its default on each save.
+ */
+export function frequencyAsRead(frequency: unknown): unknown {
+  if (typeof frequency !== 'object' || frequency === null || Array.isArray(frequency)) {
+    return frequency;
+  }
+  const hasLifeSpan = 'lifeSpan' in frequency;
+  const result: Record<string, unknown> = {};
+  for (const [key, limit] of Object.entries(frequency)) {
+    if (key === 'lifespan' && hasLifeSpan) continue;
+    result[key] = limit;
+    if (key === 'lifeSpan') result.lifespan = limit;
+  }
+  return result;
+}
+
+/** The rule as the admin API shows it: `frequency` as clients read it, and the derived `ctaValidTill`. */
+const ruleAsRead = (cta: CtaEntity): CtaRecord['rule'] => ({
+  ...cta.rule,
+  ...('frequency' in cta.rule ? { frequency: frequencyAsRead(cta.rule.frequency) as CtaRule['frequency'] } : {}),
+  ctaValidTill: ctaValidTill(cta),
+});
+
 /** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id. */
 export interface CtaLinks {
   tags: Map<number, string[]>;
@@ -45,7 +71,7 @@ export function toCtaRecord(cta: CtaEntity, links: CtaLinks): CtaRecord {
     startTime: cta.startTime,
     endTime: cta.endTime,
     ctaStatus: cta.status,
-    rule: { ...cta.rule, ctaValidTill: ctaValidTill(cta) },
+    rule: ruleAsRead(cta),
     createdAt: cta.createdAt,
     createdBy: cta.createdBy,
     lastUpdatedAt: cta.lastUpdatedAt,

@@ -87,7 +87,7 @@ describe('validateCtaRule', () => {
       stateTransition: { app_open: { '0': [{ transitionTo: '1' }] } },
       priority: -1,
       stateMachineTTL: 1,
-      actions: [{ actionId: 'nudge', type: 'NUDGE_ACTION' }],
+      actions: [{ actionId: 'nudge', type: 'NUDGE_ACTION', template: { eventName: 'nudge_fired' } }],
       frequency: { session: { limit: 0 }, window: { limit: 0, unit: 'seconds', value: 0 }, lifeSpan: { limit: 0 } },
     };
     expect(problemsOf(rule)).toEqual([]);
@@ -195,7 +195,7 @@ describe('validateCtaRule', () => {
     [
       'a number compared with a word',
       (r) => (r.stateTransition.store_opened['0'][0].filters.filter[1].comparisonValue = 'lots'),
-      `${FIRST}.filter[1].comparisonValue: must be a number or a numeric string for propertyType number, not "lots"`,
+      `${FIRST}.filter[1].comparisonValue: must be a number or a numeric string for propertyType number, not "lots", which would read as NaN on devices (Number("lots"))`,
     ],
     [
       'a string compared with a number',
@@ -270,9 +270,9 @@ describe('validateCtaRule', () => {
     expect(() => validateCtaRule(rule, ErrorCode.INVALID_REQUEST)).toThrow(new DomainError(ErrorCode.INVALID_REQUEST, message));
   });
 
-  it('refuses a boolean compared with the string "false", saying what the device does', () => {
-    expect(problemsOf(withFilters({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonValue: 'false' })] }))).toEqual([
-      `${FIRST}.filter[0].comparisonValue: must be true or false (a JSON boolean) for propertyType boolean, not "false" (the device reads the string "false" as true)`,
+  it('refuses a boolean compared with another string, saying what the device would read', () => {
+    expect(problemsOf(withFilters({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonValue: '0' })] }))).toEqual([
+      `${FIRST}.filter[0].comparisonValue: "0" would read as true on devices (Boolean("0")); send true or false for propertyType boolean`,
     ]);
   });
 
@@ -329,5 +329,47 @@ describe('validateCtaRule', () => {
     expect(() => validateCtaRule(rule, ErrorCode.INVALID_REQUEST)).toThrow(
       new DomainError(ErrorCode.INVALID_REQUEST, 'rule: must be an object'),
     );
+  });
+});
+
+describe('rules as the real admin panel sends them', () => {
+  const booleanLeaf = (comparisonValue: unknown) =>
+    withFilters({ operator: 'AND', filter: [leaf({ propertyType: 'boolean', comparisonValue })] });
+  const storedValue = (rule: any) => rule.stateTransition.store_opened['0'][0].filters.filter[0].comparisonValue;
+
+  it.each<[unknown, boolean, string | null]>([
+    [true, true, null],
+    ['true', true, '"true" is stored as the JSON boolean true'],
+    ['FALSE', false, '"FALSE" is stored as the JSON boolean false; kept as a string it would read as true on devices (Boolean("FALSE"))'],
+    ['', false, '"" is stored as the JSON boolean false'],
+  ])('stores the boolean %p as %p, noting what it normalised', (value, meant, note) => {
+    const input = booleanLeaf(value);
+    const { rule, problems, normalised } = checkCtaRule(input);
+    expect(problems).toEqual([]);
+    expect(storedValue(rule)).toBe(meant);
+    expect(normalised).toEqual(note === null ? [] : [{ path: `${FIRST}.filter[0].comparisonValue`, message: note }]);
+    expect(storedValue(input)).toBe(value);
+  });
+
+  it('takes "" for a number as sent (devices read it as 0)', () => {
+    const rule = withFilters({ operator: 'AND', filter: [leaf({ propertyType: 'number', comparisonValue: '' })] });
+    expect(checkCtaRule(rule)).toMatchObject({ problems: [], normalised: [] });
+    expect(storedValue(checkCtaRule(rule).rule)).toBe('');
+  });
+
+  it("fills in a test CTA's missing cohorts and lifetime cap, and checks those sent", () => {
+    const { cohortEligibility: _cohorts, ...rule } = examples.rule();
+    const { lifeSpan: _cap, ...frequency } = rule.frequency;
+    const stored = validateCtaRule({ ...rule, frequency }, ErrorCode.CTA_CREATION_ERROR, { testCta: true });
+    expect(stored.cohortEligibility).toEqual({ includes: ['all'], excludes: [] });
+    expect(stored.frequency.lifeSpan).toEqual({ limit: 0 });
+    expect(problemsOf({ ...rule, frequency })).toEqual([
+      'rule.cohortEligibility: must be an object',
+      'rule.frequency.lifeSpan: must be an object',
+    ]);
+    expect(checkCtaRule({ ...rule, cohortEligibility: { includes: [] } }, { testCta: true }).problems.map(({ path }) => path)).toEqual([
+      'rule.cohortEligibility.includes',
+      'rule.cohortEligibility.excludes',
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { ALL_USERS_COHORT } from '../cohorts/cohort-provider';
 import { DomainError } from '../common/domain-error';
 import type { ErrorCode } from '../common/error-code';
 import { joinProblems, pathTo as at, Problem } from '../common/problems';
@@ -29,21 +30,32 @@ export const MAX_FUNCTION_DEPTH = 5;
 export interface RuleCheck {
   /**
    * The rule to store (when `rule` was an object): a copy of the input with every unknown key kept,
-   * `transitionTo` integers as strings, `frequency.lifespan` renamed to `lifeSpan`, optional fields
-   * sent as `null` dropped, and no `ctaValidTill` (derived on read, never stored).
+   * `transitionTo` integers as strings, `frequency.lifespan` renamed to `lifeSpan`, boolean filter
+   * values sent as strings turned into the JSON booleans they mean, optional fields sent as `null`
+   * dropped, and no `ctaValidTill` (derived on read, never stored).
    */
   rule: CtaRule | null;
   problems: Problem[];
+  /** Values stored otherwise than sent (boolean filter values sent as strings): the validate endpoint shows them as warnings. */
+  normalised: Problem[];
+}
+
+export interface RuleCheckOptions {
+  /**
+   * A test CTA's rule: the real admin panel builds them without `cohortEligibility` (stored as every
+   * user) and sometimes without a lifetime cap (stored as limit 0, which devices do not check).
+   */
+  testCta?: boolean;
 }
 
 /** Checks a rule and answers its stored form and every problem found (none when it is valid). */
-export function checkCtaRule(value: unknown): RuleCheck {
-  return new RuleChecker().run(value);
+export function checkCtaRule(value: unknown, options: RuleCheckOptions = {}): RuleCheck {
+  return new RuleChecker(options).run(value);
 }
 
 /** The stored form of a valid rule; otherwise a `DomainError(code)` naming every problem (the first 20). */
-export function validateCtaRule(value: unknown, code: ErrorCode): CtaRule {
-  const { rule, problems } = checkCtaRule(value);
+export function validateCtaRule(value: unknown, code: ErrorCode, options: RuleCheckOptions = {}): CtaRule {
+  const { rule, problems } = checkCtaRule(value, options);
   if (problems.length > 0 || rule === null) {
     throw new DomainError(code, joinProblems(problems));
   }
@@ -65,18 +77,43 @@ const isFiniteNumber = (value: unknown): value is number => typeof value === 'nu
 /** A value as a message quotes it: strings in quotes, the rest as JSON. */
 const shown = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
 
+/** What a device makes of a filter value it reads with `Number(…)` or `Boolean(…)`, for messages: `would read as true on devices (Boolean("0"))`. */
+const deviceReading = (reader: 'Number' | 'Boolean', value: unknown): string =>
+  `would read as ${String(reader === 'Number' ? Number(value) : Boolean(value))} on devices (${reader}(${shown(value)}))`;
+
+/**
+ * The boolean a filter value means: JSON booleans, and the strings the real admin panel sends —
+ * "true"/"false" from its picker (any case), "" for a saved `false` reopened (`String(value || "")`).
+ * Undefined for anything else.
+ */
+function booleanMeant(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value !== 'string') return undefined;
+  const text = value.toLowerCase();
+  return text === 'true' ? true : text === 'false' || text === '' ? false : undefined;
+}
+
+/** Action types that render `template`: without one the device shows nothing. */
+const TEMPLATED_ACTION_TYPES: readonly string[] = ['NUDGE_UI', 'POPUP', 'TOOLTIP'];
+
 const STATE_FORM = 'a state: a decimal integer string such as "0" or "1" (no sign, no leading zeros)';
 
 class RuleChecker {
   private readonly problems: Problem[] = [];
+  private readonly normalised: Problem[] = [];
+
+  constructor(private readonly options: RuleCheckOptions) {}
 
   run(value: unknown): RuleCheck {
     if (!isObject(value)) {
-      return { rule: null, problems: [{ path: 'rule', message: 'must be an object' }] };
+      return { rule: null, problems: [{ path: 'rule', message: 'must be an object' }], normalised: [] };
     }
-    // A deep copy: normalising (transitionTo, lifespan, nulls) never touches the caller's body.
+    // A deep copy: normalising (transitionTo, lifespan, booleans, nulls) never touches the caller's body.
     const rule = structuredClone(value);
     delete rule.ctaValidTill;
+    if (this.options.testCta) {
+      this.testCtaDefaults(rule);
+    }
     this.cohortEligibility(rule.cohortEligibility, 'rule.cohortEligibility');
     const actionIds = this.actions(rule.actions, 'rule.actions');
     this.stateToAction(rule.stateToAction, 'rule.stateToAction', actionIds);
@@ -90,7 +127,19 @@ class RuleChecker {
     );
     this.optional(rule, 'contextParams', (item) => this.check(isStringArray(item), 'rule.contextParams', 'must be an array of strings'));
     this.optional(rule, 'groupByConfig', (item) => this.groupByConfig(item, 'rule.groupByConfig'));
-    return { rule: rule as CtaRule, problems: this.problems };
+    return { rule: rule as CtaRule, problems: this.problems, normalised: this.normalised };
+  }
+
+  /** What a test CTA's rule may leave out; a `cohortEligibility` that is sent is checked as usual. */
+  private testCtaDefaults(rule: Json): void {
+    if (rule.cohortEligibility === undefined || rule.cohortEligibility === null) {
+      rule.cohortEligibility = { includes: [ALL_USERS_COHORT], excludes: [] };
+    }
+    const frequency = rule.frequency;
+    if (isObject(frequency) && (frequency.lifeSpan ?? frequency.lifespan ?? null) === null) {
+      delete frequency.lifespan;
+      frequency.lifeSpan = { limit: 0 };
+    }
   }
 
   private cohortEligibility(value: unknown, path: string): void {
@@ -123,8 +172,30 @@ class RuleChecker {
       if (!(ACTION_TYPES as readonly unknown[]).includes(type)) {
         this.problem(at(actionPath, 'type'), `${shown(type)} is not one of ${ACTION_TYPES.join(', ')}`);
       }
+      this.template(action, type, at(actionPath, 'template'));
     });
     return new Set(firstIndexOf.keys());
+  }
+
+  /** The template an action type needs on the device (what the real SDK does without it, measured). */
+  private template(action: Json, type: unknown, path: string): void {
+    const { template } = action;
+    if (type === 'NUDGE_ACTION') {
+      if (!isObject(template)) {
+        this.problem(
+          path,
+          `must be an object with an eventName for type NUDGE_ACTION, not ${shown(template)}: without it the device throws and never sends the transition`,
+        );
+      } else {
+        this.check(
+          isNonEmptyString(template.eventName),
+          at(path, 'eventName'),
+          `must be a non-empty string for type NUDGE_ACTION, not ${shown(template.eventName)}: it is the app event the device emits`,
+        );
+      }
+    } else if (TEMPLATED_ACTION_TYPES.includes(type as string) && (template === undefined || template === null)) {
+      this.problem(path, `is required for type ${String(type)}: without a template the device shows nothing`);
+    }
   }
 
   private stateToAction(value: unknown, path: string, actionIds: Set<string> | null): void {
@@ -213,7 +284,7 @@ class RuleChecker {
   }
 
   private leaf(leaf: Json, path: string): void {
-    const { propertyName, propertyType, comparisonType, comparisonValue, functions } = leaf;
+    const { propertyName, propertyType, comparisonType, functions } = leaf;
     this.check(isNonEmptyString(propertyName), at(path, 'propertyName'), 'must be a non-empty string');
     if (!(PROPERTY_TYPES as readonly unknown[]).includes(propertyType)) {
       this.problem(at(path, 'propertyType'), `${shown(propertyType)} is not one of ${PROPERTY_TYPES.join(', ')}`);
@@ -227,29 +298,41 @@ class RuleChecker {
           `${shown(comparisonType)} is not one of ${allowed.join(', ')} for propertyType ${type}${hint}`,
         );
       }
-      this.comparisonValue(type, comparisonValue, at(path, 'comparisonValue'));
+      this.comparisonValue(type, leaf, at(path, 'comparisonValue'));
     }
     if (functions !== undefined && functions !== null) {
       this.functions(functions, at(path, 'functions'), 1);
     }
   }
 
-  private comparisonValue(type: PropertyType, value: unknown, path: string): void {
+  /**
+   * The value a comparison compares with, as the real admin panel sends it too: numbers as numeric
+   * strings or "" (a saved 0 reopened; devices read `Number("")` as 0), stored as sent; booleans as
+   * "true"/"false"/"" — stored as the JSON boolean meant, because devices read `Boolean("false")` as true.
+   */
+  private comparisonValue(type: PropertyType, leaf: Json, path: string): void {
+    const value = leaf.comparisonValue;
     if (type === 'string') {
       this.check(typeof value === 'string', path, `must be a string for propertyType string, not ${shown(value)}`);
     } else if (type === 'number') {
-      this.check(
-        isFiniteNumber(value) || isNumericString(value),
-        path,
-        `must be a number or a numeric string for propertyType number, not ${shown(value)}`,
-      );
+      if (!(isFiniteNumber(value) || isNumericString(value) || value === '')) {
+        const reading = value === undefined ? '' : `, which ${deviceReading('Number', value)}`;
+        this.problem(path, `must be a number or a numeric string for propertyType number, not ${shown(value)}${reading}`);
+      }
     } else {
-      const hint = value === 'false' || value === 'true' ? ' (the device reads the string "false" as true)' : '';
-      this.check(
-        typeof value === 'boolean',
-        path,
-        `must be true or false (a JSON boolean) for propertyType boolean, not ${shown(value)}${hint}`,
-      );
+      const meant = booleanMeant(value);
+      if (meant === undefined) {
+        this.problem(
+          path,
+          value === undefined
+            ? 'must be true or false for propertyType boolean, not nothing'
+            : `${shown(value)} ${deviceReading('Boolean', value)}; send true or false for propertyType boolean`,
+        );
+      } else if (meant !== value) {
+        leaf.comparisonValue = meant;
+        const reading = Boolean(value) === meant ? '' : `; kept as a string it ${deviceReading('Boolean', value)}`;
+        this.normalised.push({ path, message: `${shown(value)} is stored as the JSON boolean ${String(meant)}${reading}` });
+      }
     }
   }
 

@@ -21,7 +21,7 @@ export interface CtaValidationReport {
 
 /**
  * `POST /ctas/validate` (docs/decisions/0003-device-rule-grammar.md): a CTA create body checked as create checks it, plus the
- * warnings of `ruleWarnings` and unknown cohorts. Never writes.
+ * warnings of `ruleWarnings`, unknown cohorts and the values create would normalise. Never writes.
  */
 @Injectable()
 export class CtaValidationService {
@@ -39,7 +39,7 @@ export class CtaValidationService {
     // The same options as the body pipe of create; the rule is the rule checker's (all its problems, not only "must be an object").
     const fieldErrors = await validate(dto, { forbidUnknownValues: true, validationError: { target: false, value: true } });
     const errors = validationProblems(fieldErrors.filter((error) => error.property !== 'rule'));
-    const { rule, problems } = checkCtaRule(dto.rule);
+    const { rule, problems, normalised } = checkCtaRule(dto.rule);
     errors.push(...problems);
     const timesValid = !errors.some((error) => error.path === 'startTime' || error.path === 'endTime');
     if (timesValid) {
@@ -48,7 +48,8 @@ export class CtaValidationService {
     if (typeof dto.name === 'string' && !errors.some((error) => error.path === 'name') && (await this.ctas.nameTaken(tenantId, dto.name))) {
       errors.push({ path: 'name', message: `a CTA named '${dto.name}' already exists` });
     }
-    const warnings = rule === null ? [] : await this.warnings(tenantId, rule);
+    // A value create would store otherwise than sent (a boolean filter sent as a string) is worth seeing too.
+    const warnings = rule === null ? [] : [...normalised, ...(await this.warnings(tenantId, rule))];
     return { valid: errors.length === 0, errors, warnings };
   }
 

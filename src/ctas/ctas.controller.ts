@@ -6,7 +6,7 @@ import { ApiDataResponse, ApiEmptyResponse, DataEnvelope, dataEnvelope, EmptyEnv
 import { ErrorCode } from '../common/error-code';
 import { OperatorUser, TenantId } from '../common/request-headers';
 import { ValidQuery } from '../common/validation';
-import { CtaBodyPipe } from './cta-body.pipe';
+import { CtaBodyPipe, CtaUpdateBodyPipe } from './cta-body.pipe';
 import { CtaListingService, CtaPage, FilterValues } from './cta-listing.service';
 import type { CtaRecord } from './cta-record';
 import { CtaValidationReport, CtaValidationService } from './cta-validation.service';
@@ -207,30 +207,43 @@ export class CtasController {
   @Put(':ctaId')
   @RequiresRole('editor')
   @ApiOperation({
-    summary: 'Update a draft or paused CTA',
+    summary: 'Update a CTA (a live or scheduled one only in ways devices can absorb)',
     description:
       'Replaces tags, team and rule; an omitted description, startTime or endTime keeps its value, an explicit null clears it. ' +
-      '`name` cannot be sent.',
+      '`name` cannot be sent. Draft and paused CTAs take any valid body. Live and scheduled CTAs take an update that keeps ' +
+      'the state graph — the same states (stateTransition, transitionTo, stateToAction, resetStates) and the same ' +
+      'groupByConfig.groupByKeys — so texts, templates, actions, filters, priority, frequency, cohorts, tags and team may ' +
+      "change; a live CTA's startTime may be omitted, kept or set to a time not in the future, a scheduled one's may move " +
+      'but not into the past, and endTime must not be in the past. Anything else needs a pause first. Concluded and terminated ' +
+      'CTAs cannot be edited. Devices get the new rule at their next launch.',
   })
   @ApiParam(ID_PARAM)
   @ApiHeader(USER_HEADER)
   @ApiBody({
     type: UpdateCtaDto,
-    examples: { 'first-purchase-reminder': { summary: 'the created CTA, unchanged (pause it first if live)', value: UPDATE_EXAMPLE } },
+    examples: {
+      'first-purchase-reminder': {
+        summary: 'the created CTA, unchanged (times omitted, so kept): also taken while it is live',
+        value: UPDATE_EXAMPLE,
+      },
+    },
   })
   @ApiEmptyResponse('updated')
   @ApiBadRequest(
     'INVALID_REQUEST: invalid fields or rule (every problem listed), `name` in the body, a time outside the window, endTime not after startTime, ' +
-      'or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
+      'or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); CTA_STATUS_UPDATE_INVALID: the CTA is concluded or ' +
+      'terminated, or it is live or scheduled and the update changes its state graph or moves its times as the status does not allow ' +
+      '(the message names what differs and the way out)',
     [ErrorCode.INVALID_REQUEST, 'name cannot be changed on update'],
     UNKNOWN_CTA_EXAMPLE,
-    [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'CTA 1 is live; only draft or paused CTAs can be edited (pause it first)'],
+    [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'rule.stateTransition: state "4" is new; pause CTA 1 to change its states'],
+    [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'CTA 1 is concluded; concluded and terminated CTAs cannot be edited'],
   )
   async update(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
     @Param('ctaId') ctaId: string,
-    @Body(CtaBodyPipe) body: UpdateCtaDto,
+    @Body(CtaUpdateBodyPipe) body: UpdateCtaDto,
     @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EmptyEnvelope> {
     await this.ctas.update(tenantId, user, ctaId, body, origin);
@@ -245,8 +258,9 @@ export class CtasController {
     summary: 'Restore a CTA to a version in its history',
     description:
       "Puts description, tags, team, startTime, endTime and rule back to the `after` of one of the CTA's audit entries " +
-      '(GET /ctas/{ctaId}/history). It is an update in every respect — only a draft or paused CTA, the same validation — ' +
-      'and is recorded as a `restore` entry. The request body is ignored.',
+      '(GET /ctas/{ctaId}/history). It is an update in every respect — the same validation, and a live or scheduled CTA ' +
+      'only to a version with the same state graph and times its status allows — and is recorded as a `restore` entry. ' +
+      'The request body is ignored.',
   })
   @ApiParam(ID_PARAM)
   @ApiParam({
@@ -259,10 +273,10 @@ export class CtasController {
   @ApiBadRequest(
     "INVALID_REQUEST: the audit entry does not exist or is not one of this CTA's, the restored rule or times no longer pass " +
       "an update's validation, or a missing user header; CTA_ID_INVALID: no such CTA (or a test CTA); " +
-      'CTA_STATUS_UPDATE_INVALID: the CTA is not draft or paused',
+      'CTA_STATUS_UPDATE_INVALID: the CTA is concluded or terminated, or live or scheduled and the version changes its state graph',
     [ErrorCode.INVALID_REQUEST, `audit entry '7' is not an entry of CTA ${FLOW_CTA_ID}`],
     [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'],
-    [ErrorCode.CTA_STATUS_UPDATE_INVALID, `CTA ${FLOW_CTA_ID} is live; only draft or paused CTAs can be edited (pause it first)`],
+    [ErrorCode.CTA_STATUS_UPDATE_INVALID, `rule.stateToAction: state "2" would be gone; pause CTA ${FLOW_CTA_ID} to change its states`],
   )
   async restore(
     @TenantId() tenantId: string,

@@ -8,7 +8,7 @@ import { writeCtaCohortLinks } from '../cohorts/cta-cohort-links';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
-import { EDITABLE_STATUSES } from '../cta-status/cta-status-policy';
+import { editRefusal, LIVE_EDIT_STATUSES } from '../cta-status/cta-status-policy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
@@ -17,6 +17,7 @@ import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
 import type { CtaRecord } from './cta-record';
 import { CtaRecords } from './cta-records.service';
 import { checkCtaRule } from './cta-rule';
+import { stateGraphChange } from './cta-state-graph';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
 import type { CtaRule } from './cta.types';
@@ -55,7 +56,7 @@ export class CtasService {
 
   async create(tenantId: string, user: string, body: CreateCtaDto, origin: ChangeOrigin): Promise<number> {
     const now = this.clock.now();
-    const fields = this.validFields(body, now);
+    const fields = this.validFields(body, this.timeProblems(body, now));
     try {
       return await this.catalogue.write(tenantId, async (manager) => {
         const inserted = await manager.insert(CtaEntity, {
@@ -112,6 +113,11 @@ export class CtasService {
     await this.edit(tenantId, user, id, { description, tags, team, startTime, endTime, rule: storedRule }, origin, 'restore');
   }
 
+  /**
+   * An update or restore. Draft and paused CTAs take any valid body; live and scheduled ones a body
+   * devices can absorb (see `editRefusal`). Checked under the row's lock, so a status change cannot
+   * slip between the checks and the write, and written only while the status is still the one checked.
+   */
   private async edit(
     tenantId: string,
     user: string,
@@ -121,23 +127,30 @@ export class CtasService {
     action: AuditAction,
   ): Promise<void> {
     const now = this.clock.now();
-    const fields = this.validFields(body, now);
     await this.catalogue.write(tenantId, async (manager) => {
-      // Locked so a status change or another edit cannot slip between the checks and the write.
       const current = await forUpdate(
         manager
           .createQueryBuilder(CtaEntity, 'cta')
-          .select(['cta.id', 'cta.status', 'cta.startTime', 'cta.endTime'])
+          .select(['cta.id', 'cta.status', 'cta.startTime', 'cta.endTime', 'cta.rule'])
           .where('cta.tenantId = :tenantId AND cta.id = :id AND cta.isTest = :isTest', { tenantId, id, isTest: false }),
       ).getOne();
       if (!current) {
         throw unknownCta(id);
       }
-      if (!EDITABLE_STATUSES.includes(current.status)) {
-        throw new DomainError(
-          ErrorCode.CTA_STATUS_UPDATE_INVALID,
-          `CTA ${id} is ${current.status}; only ${EDITABLE_STATUSES.join(' or ')} CTAs can be edited (pause it first)`,
-        );
+      const liveEdit = LIVE_EDIT_STATUSES.includes(current.status);
+      // A live or scheduled CTA's times follow its status (editRefusal) rather than the window's lower bound.
+      const fields = this.validFields(body, this.timeProblems(body, now, { pastAllowed: liveEdit }));
+      const refusal = editRefusal(
+        { id, status: current.status, startTime: current.startTime, endTime: current.endTime },
+        {
+          stateGraph: liveEdit ? stateGraphChange(current.rule, fields.rule) : null,
+          startTime: body.startTime,
+          endTime: body.endTime,
+        },
+        now,
+      );
+      if (refusal !== null) {
+        throw new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, refusal);
       }
       const before = await this.records.load(manager, tenantId, id);
       // Omitted description/startTime/endTime keep their value; an explicit null clears it.
@@ -147,9 +160,9 @@ export class CtasService {
       if (order) {
         throw invalidRequest(fieldProblemsText([order]));
       }
-      await manager.update(
+      const { affected } = await manager.update(
         CtaEntity,
-        { tenantId, id },
+        { tenantId, id, status: current.status },
         {
           team: fields.team,
           rule: ruleColumnValue(fields.rule),
@@ -160,6 +173,13 @@ export class CtasService {
           lastUpdatedBy: user,
         },
       );
+      if (!affected) {
+        // Only where row locks do not reach (another node of a multi-primary cluster): the status moved since the checks.
+        throw new DomainError(
+          ErrorCode.CTA_STATUS_UPDATE_INVALID,
+          `CTA ${id} changed status while it was being edited; send the update again`,
+        );
+      }
       await manager.delete(CtaTagEntity, { tenantId, ctaId: id });
       await this.writeTags(manager, tenantId, id, fields.tags);
       await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: true });
@@ -182,17 +202,17 @@ export class CtasService {
   }
 
   /**
-   * Each time sent must lie in [now - tolerance, now + horizon], and endTime after startTime
-   * (docs/decisions/0002-status-lifecycle-and-live-edits.md).
+   * Each time sent must lie in [now - tolerance, now + horizon], and endTime after startTime (docs/decisions/0002-status-lifecycle-and-live-edits.md).
+   * `pastAllowed`: no lower bound (a live edit's times follow the CTA's status instead).
    */
-  timeProblems(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now = this.clock.now()): Problem[] {
+  timeProblems(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now = this.clock.now(), { pastAllowed = false } = {}): Problem[] {
     const { ctaTimeToleranceMs, ctaTimeHorizonDays } = this.settings;
     const earliest = now - ctaTimeToleranceMs;
     const latest = now + ctaTimeHorizonDays * DAY_MS;
     const problems: Problem[] = [];
     for (const field of ['startTime', 'endTime'] as const) {
       const time = body[field];
-      if (typeof time === 'number' && (time < earliest || time > latest)) {
+      if (typeof time === 'number' && ((time < earliest && !pastAllowed) || time > latest)) {
         problems.push({
           path: field,
           message:
@@ -210,9 +230,8 @@ export class CtasService {
    * The fields create and update share, validated (the DTO checked their types): every problem of
    * the rule and of the times in one message.
    */
-  private validFields(body: CtaFieldsDto, now: number): CtaFields {
+  private validFields(body: CtaFieldsDto, times: Problem[]): CtaFields {
     const { rule, problems } = checkCtaRule(body.rule);
-    const times = this.timeProblems(body, now);
     if (rule === null || problems.length > 0 || times.length > 0) {
       throw invalidRequest([joinProblems(problems), fieldProblemsText(times)].filter(Boolean).join('; '));
     }

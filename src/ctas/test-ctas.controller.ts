@@ -14,6 +14,12 @@ import { CTA_ID_SCHEMA } from './dto/cta-record.dto';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
 import { TestCtasService } from './test-ctas.service';
 
+/** The example rule as the real admin panel's test-journey builder sends it. */
+const { cohortEligibility: _everyone, ...PANEL_TEST_RULE } = {
+  ...RULE_EXAMPLE,
+  frequency: { session: RULE_EXAMPLE.frequency.session, window: RULE_EXAMPLE.frequency.window },
+};
+
 /** Test CTAs (docs/decisions/0005-test-ctas.md): temporary live CTAs served only to listed users; documented with the CTAs. */
 @ApiTags(API_TAG.ctas)
 @ApiHeader(TENANT_HEADER)
@@ -29,7 +35,9 @@ export class TestCtasController {
     description:
       'A live CTA named `test-<id>` (team `test`) served by the SDK launch only to `userIds`, regardless of cohorts, ' +
       'until now + expiresInMinutes; never listed. `previousCtaId` naming a test CTA of the tenant deletes it in the same ' +
-      'transaction; an unknown id or a normal CTA is ignored.',
+      "transaction; an unknown id or a normal CTA is ignored. The rule is checked as a CTA's, except that `cohortEligibility` " +
+      'may be left out (stored as every user) and `frequency` may lack its lifetime cap (stored as lifeSpan limit 0, which ' +
+      'devices do not check), as the real admin panel builds test journeys; a `ctaValidTill` sent is ignored.',
   })
   @ApiHeader(USER_HEADER)
   @ApiBody({
@@ -38,6 +46,10 @@ export class TestCtasController {
       testCta: {
         summary: 'the example rule, for one user, for an hour',
         value: { userIds: [Number(FLOW_USER_ID)], expiresInMinutes: 60, rule: RULE_EXAMPLE },
+      },
+      panelTestJourney: {
+        summary: 'as the admin panel builds it: no cohortEligibility, no lifetime cap',
+        value: { userIds: [Number(FLOW_USER_ID)], expiresInMinutes: 30, rule: PANEL_TEST_RULE },
       },
     },
   })

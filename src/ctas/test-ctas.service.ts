@@ -54,7 +54,7 @@ export class TestCtasService implements OnModuleInit {
   async create(tenantId: string, user: string, body: CreateTestCtaDto, origin: ChangeOrigin): Promise<number> {
     const userIds = parseTestUserIds(body.userIds);
     const previousCtaId = this.previousCtaId(body.previousCtaId);
-    const rule = validateCtaRule(body.rule, ErrorCode.CTA_CREATION_ERROR);
+    const rule = validateCtaRule(body.rule, ErrorCode.CTA_CREATION_ERROR, { testCta: true });
     const now = this.clock.now();
     return this.catalogue.write(tenantId, async (manager) => {
       // Replaces the previous test CTA; unknown ids (a retry) and normal CTAs are left alone.

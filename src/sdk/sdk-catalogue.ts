@@ -3,7 +3,7 @@ import { CohortEligibility, isCohortEligible } from '../cohorts/cohort-provider'
 import { CohortDefinitionRow, CohortTargeting } from '../cohorts/cohort-targeting';
 import { isServableAt, keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/cta-status-policy';
 import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogue.reader';
-import { ctaValidTill } from '../ctas/cta-record';
+import { ctaValidTill, frequencyAsRead } from '../ctas/cta-record';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
 import { StateCatalogue, UserStateJson } from './user-state';
 
@@ -132,17 +132,7 @@ export function sdkRule(rule: CtaRule, ctaValidTill: number | null): Record<stri
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rule)) {
     if (key === 'cohortEligibility' || key === 'ctaValidTill') continue;
-    if (key === 'frequency') {
-      const frequency: Record<string, unknown> = {};
-      for (const [frequencyKey, limit] of Object.entries(rule.frequency)) {
-        if (frequencyKey === 'lifespan') continue;
-        frequency[frequencyKey] = limit;
-        if (frequencyKey === 'lifeSpan') frequency.lifespan = limit;
-      }
-      result.frequency = frequency;
-    } else {
-      result[key] = value;
-    }
+    result[key] = key === 'frequency' ? frequencyAsRead(value) : value;
     if (key === 'stateMachineTTL') result.ctaValidTill = ctaValidTill;
   }
   if (!('ctaValidTill' in result)) result.ctaValidTill = ctaValidTill;

@@ -13,7 +13,9 @@ export const RuleProperty = (): PropertyDecorator =>
       'CTA rule, evaluated by the mobile SDK on the device: the grammar and what devices do with each part are in ' +
       'docs/rule-reference.md (in the repository and the package). States are decimal integer strings ("0" initial; ' +
       'transitionTo may be an integer); filter comparisons carry propertyType (string: =, !=; number: =, >, <, >=, <=; ' +
-      'boolean: =); actions have a unique actionId and a type NUDGE_UI, POPUP, NUDGE_ACTION or TOOLTIP; devices evaluate ' +
+      'boolean: =); comparisonValue: a string; a number or numeric string ("" reads as 0); true or false — "true", "false" ' +
+      '(any case) and "" are stored as the JSON boolean meant, other strings refused; actions have a unique actionId and a type ' +
+      'NUDGE_UI, POPUP or TOOLTIP (with a template) or NUDGE_ACTION (with template.eventName); devices evaluate ' +
       'the LOWEST priority first. Every problem is named at its JSON path; POST /ctas/validate checks a body without saving it. ' +
       'Unknown keys are kept as sent; `frequency.lifespan` is accepted for `lifeSpan`; `ctaValidTill` is derived (endTime) and ignored when sent.',
   });

@@ -44,7 +44,11 @@ export class CtaRecordDto implements CtaRecord {
   @ApiPropertyOptional({ enum: CTA_STATUSES })
   ctaStatus: CtaStatus;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'the rule as written, plus the derived ctaValidTill' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'the rule as written, with frequency.lifespan beside lifeSpan (equal), plus the derived ctaValidTill',
+  })
   rule: CtaRecord['rule'];
 
   @ApiPropertyOptional(EPOCH_MS)

@@ -28,7 +28,10 @@ export class ListCtasQueryDto {
   @IsString()
   tags?: string;
 
-  @ApiPropertyOptional({ enum: CTA_STATUSES, description: 'One status; an unknown value → CTA_STATUS_INVALID' })
+  @ApiPropertyOptional({
+    enum: CTA_STATUSES,
+    description: 'One status, in any case (`live`, `LIVE`); an unknown value → CTA_STATUS_INVALID',
+  })
   @IsOptional()
   @IsString()
   status?: string;
