@@ -43,6 +43,23 @@ export default tseslint.config(
     },
   },
   {
+    // common/ is the ground floor every folder may use: it imports no other folder of src/ (its specs may use test/ helpers).
+    files: ['src/common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./test/)',
+              message: 'common/ imports no other folder of src/: move the code that needs one out of common/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON response bodies.
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import { withAppUserTokenSecurity } from '../security/app-user-token.guard';
 import { apiDescription } from './api-description';
 import { API_TAGS } from './api-tags';
-import { keySchemes } from './key-schemes';
+import { keySchemes } from '../security/key-schemes';
 
 /** The OpenAPI document of the running app: served at /docs-json, written to openapi.json by `npm run openapi`. */
 export function buildApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {

@@ -1,18 +1,11 @@
 import { CanActivate, Controller, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { ApiExcludeController, ApiSecurity } from '@nestjs/swagger';
-import { KEY_SCHEMES, KeyedApi } from '../api-docs/key-schemes';
-import { ApiCommonErrorResponses } from './api-error-responses';
+import { ApiCommonErrorResponses } from '../common/api-error-responses';
+import { KEY_SCHEMES, KeyedApi } from '../security/key-schemes';
 import { ErrorEnvelopeFilter } from './exception.filter';
 
 const ERROR_ENVELOPE_FILTER = new ErrorEnvelopeFilter();
-
-/** A test of whether a request path is `/<prefix>` itself or below it (the query string counts as part of the path). */
-export function underPrefix(prefix: string): (path: string) => boolean {
-  const root = `/${prefix}`;
-  const below = `${root}/`;
-  return (path) => path === root || path.startsWith(below);
-}
 
 export interface Mount {
   prefix: string;
