@@ -60,6 +60,16 @@ export default tseslint.config(
     },
   },
   {
+    // Every controller imports its route decorator from api-docs/, so the document knows no feature either.
+    files: ['src/api-docs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./(?!common/|security/)', message: 'api-docs/ imports only common/ and security/.' }] },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON response bodies.
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

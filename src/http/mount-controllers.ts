@@ -1,7 +1,8 @@
 import { CanActivate, Controller, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { ApiExcludeController, ApiSecurity } from '@nestjs/swagger';
+import { ApiExcludeController, ApiHeader, ApiSecurity } from '@nestjs/swagger';
 import { ApiCommonErrorResponses } from '../common/api-error-responses';
+import { TENANT_HEADER } from '../common/api-headers';
 import { KEY_SCHEMES, KeyedApi } from '../security/key-schemes';
 import { ErrorEnvelopeFilter } from './exception.filter';
 
@@ -37,6 +38,8 @@ export function mountControllers(controllers: Type[], { prefix, api, documented,
     if (documented) {
       // Each scheme is a requirement of its own: either one is accepted when keys are configured (DESIGN §15).
       KEY_SCHEMES[api].forEach((scheme) => ApiSecurity(scheme)(mounted));
+      // Every route of a mount reads the tenant header.
+      ApiHeader(TENANT_HEADER)(mounted);
       ApiCommonErrorResponses()(mounted);
     } else {
       ApiExcludeController()(mounted);
