@@ -43,6 +43,33 @@ export default tseslint.config(
     },
   },
   {
+    // common/ is the ground floor every folder may use: it imports no other folder of src/ (its specs may use test/ helpers).
+    files: ['src/common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./test/)',
+              message: 'common/ imports no other folder of src/: move the code that needs one out of common/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Every controller imports its route decorator from api-docs/, so the document knows no feature either.
+    files: ['src/api-docs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./(?!common/|security/)', message: 'api-docs/ imports only common/ and security/.' }] },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON response bodies.
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

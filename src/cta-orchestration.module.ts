@@ -10,7 +10,7 @@ import { CtaStatusModule } from './cta-status/cta-status.module';
 import { CtaFiltersController, CtasController } from './ctas/ctas.controller';
 import { CtasModule } from './ctas/ctas.module';
 import { TestCtasController } from './ctas/test-ctas.controller';
-import { mountControllers } from './common/mount-controllers';
+import { mountControllers } from './http/mount-controllers';
 import { EventsController } from './events/events.controller';
 import { EventsModule } from './events/events.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';

@@ -4,7 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { serveApiDocs } from './api-docs/api-document';
 import { registerMemberUploads } from './cohorts/member-uploads';
-import { ErrorEnvelopeFilter } from './common/exception.filter';
+import { ErrorEnvelopeFilter } from './http/exception.filter';
 import type { AppConfig } from './config/app-config';
 import { createFastifyAdapter, NEST_APPLICATION_OPTIONS } from './http/fastify-adapter';
 import { registerJsonBodyParser } from './http/json-body-parser';

@@ -72,7 +72,7 @@ export { DomainError } from './common/domain-error';
 // naming the operator in the audit history.
 export { ADMIN_ROLES, RequiresRole, requiredRoleOf, roleAllows } from './security/admin-roles';
 export type { AdminRole } from './security/admin-roles';
-export { setAuditActor } from './common/request-actor';
+export { setAuditActor } from './security/operator';
 export { AuditEntryEntity } from './audit/audit-entry.entity';
 export type { AuditAction, AuditEntityType, AuditEntry, AuditPage } from './audit/audit.types';
 

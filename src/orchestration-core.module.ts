@@ -3,7 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditLog } from './audit/audit-log.service';
 import { Clock } from './common/clock';
-import { PeriodicJobsService } from './common/periodic-jobs.service';
+import { PeriodicJobsService } from './scheduling/periodic-jobs.service';
 import { orchestrationDataSourceProvider, ORCHESTRATION_DATA_SOURCE } from './database/orchestration-data-source';
 import { ORCHESTRATION_ENTITIES } from './orchestration-schema';
 import { TransactionRunner } from './database/transaction-runner';

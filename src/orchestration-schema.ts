@@ -11,7 +11,7 @@ import { CtaTestUserEntity } from './ctas/cta-test-user.entity';
 import { CtaEntity } from './ctas/cta.entity';
 import { EventDefinitionEntity } from './events/event-definition.entity';
 import { NudgePreviewEntity } from './nudge-preview/nudge-preview.entity';
-import { PeriodicJobLeaseEntity } from './common/periodic-job-lease.entity';
+import { PeriodicJobLeaseEntity } from './scheduling/periodic-job-lease.entity';
 import { UserStateEntity } from './sdk/user-state.entity';
 import { connectionOptions } from './database/database-options';
 import { CreateCtas1767225600000 } from './database/migrations/1767225600000-CreateCtas';
@@ -45,7 +45,7 @@ export const ORCHESTRATION_ENTITIES = [
   NudgePreviewEntity,
   // sdk
   UserStateEntity,
-  // common (the periodic jobs' leases)
+  // scheduling (the periodic jobs' leases)
   PeriodicJobLeaseEntity,
   // cohorts
   CohortEntity,

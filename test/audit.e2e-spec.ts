@@ -2,7 +2,7 @@ import { AdminClient } from './admin-client';
 import { ctaBody, examples, tagBody } from './fixtures';
 import { applyPatch, deepClone } from 'fast-json-patch';
 import { DataSource } from 'typeorm';
-import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
 const HOUR = 60 * 60 * 1000;

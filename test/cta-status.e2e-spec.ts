@@ -1,5 +1,5 @@
 import { AdminClient } from './admin-client';
-import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
 type Status = 'draft' | 'paused' | 'live' | 'scheduled' | 'concluded' | 'terminated';

@@ -1,7 +1,7 @@
 import { AdminClient } from './admin-client';
 import { EXAMPLE_TIME, examples, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { dataSourceOf } from './database-contents';
 import { createDatabase, errorBody, TEST_DATABASES, TestApp } from './harness';
 

@@ -1,4 +1,4 @@
-import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { dataSourceOf } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
 

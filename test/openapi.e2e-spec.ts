@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_CONTRACT_FILE, renderApiContract } from '../src/api-docs/api-contract';
+import { API_CONTRACT_FILE, renderApiContract } from '../src/api-contract';
 import { API_TAGS } from '../src/api-docs/api-tags';
-import { KEY_SCHEMES } from '../src/api-docs/key-schemes';
+import { KEY_SCHEMES } from '../src/security/key-schemes';
 import { ErrorCode, HTTP_STATUS_OF } from '../src/common/error-code';
 import { APP_USER_TOKEN_SCHEME } from '../src/security/app-user-token.guard';
 import { TestApp } from './harness';

@@ -2,7 +2,7 @@ import { AdminClient } from './admin-client';
 import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import fs from 'node:fs';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
-import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { CtaListingService } from '../src/ctas/cta-listing.service';
 import { SdkStateService } from '../src/sdk/sdk-state.service';
 import { eachDatabase, errorBody, TestApp } from './harness';

@@ -1,6 +1,6 @@
 import { AdminClient } from './admin-client';
 import { sdkHeaders } from './fixtures';
-import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { dataSourceOf } from './database-contents';
 import { eachDatabase, TestApp } from './harness';
 

@@ -1,7 +1,7 @@
 import { AdminClient } from './admin-client';
 import { ctaBody, examples, sdkHeaders } from './fixtures';
 import type { DataSource } from 'typeorm';
-import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { CtaTestUserEntity } from '../src/ctas/cta-test-user.entity';
 import { CtaEntity } from '../src/ctas/cta.entity';
 import { dataSourceOf } from './database-contents';

@@ -1,4 +1,6 @@
-import { RECORD_EXAMPLE } from '../ctas/cta-api-examples';
+import { BAD_TENANT_EXAMPLE, type ErrorExample, type RouteErrors } from '../common/api-error-responses';
+import { ErrorCode } from '../common/error-code';
+import { FLOW_TAG_NAME, RECORD_EXAMPLE } from '../ctas/cta-api-examples';
 import type { AuditEntry, AuditPage } from './audit.types';
 
 /**
@@ -28,3 +30,30 @@ const ENTRY_EXAMPLE: AuditEntry = {
 };
 
 export const AUDIT_PAGE_EXAMPLE: AuditPage = { entries: [ENTRY_EXAMPLE], totalEntries: 1, totalPages: 1, pageNumber: 0, pageSize: 10 };
+
+/** The path parameter of a behaviour tag's history. */
+export const TAG_NAME_PARAM = { name: 'behaviourTagName', description: 'the tag name, URL-encoded', example: FLOW_TAG_NAME };
+
+const BAD_PAGING = 'INVALID_REQUEST: pageSize not a decimal integer 1-100, pageNumber not a decimal integer ≥ 0, or a repeated parameter';
+const BAD_PAGING_EXAMPLE: ErrorExample = [ErrorCode.INVALID_REQUEST, 'pageSize must be a decimal integer between 1 and 100'];
+
+/** The error answers of the audit routes (AuditController). */
+export const AUDIT_ERRORS = {
+  search: {
+    400: {
+      description: `${BAD_PAGING}, from/to not epoch milliseconds, or a malformed x-tenant-id`,
+      examples: [
+        BAD_PAGING_EXAMPLE,
+        [ErrorCode.INVALID_REQUEST, 'from must be epoch milliseconds (a decimal integer ≥ 0)'],
+        BAD_TENANT_EXAMPLE,
+      ],
+    },
+  },
+  ctaHistory: {
+    400: {
+      description: `CTA_ID_INVALID: a non-numeric id; ${BAD_PAGING}`,
+      examples: [[ErrorCode.CTA_ID_INVALID, 'CTA abc does not exist'], BAD_PAGING_EXAMPLE],
+    },
+  },
+  behaviourTagHistory: { 400: { description: BAD_PAGING, examples: [BAD_PAGING_EXAMPLE] } },
+} satisfies Record<string, RouteErrors>;

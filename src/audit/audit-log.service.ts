@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { compare, Operation } from 'fast-json-patch';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
-import { PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
+import { PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';

@@ -1,26 +1,21 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminEndpoint, type EndpointAnswer } from '../api-docs/endpoint';
 import { API_TAG } from '../api-docs/api-tags';
-import { ApiBadRequest, BAD_TENANT_EXAMPLE, ErrorExample } from '../common/api-error-responses';
-import { TENANT_HEADER } from '../common/api-headers';
-import { ApiDataResponse, DataEnvelope, dataEnvelope } from '../common/envelope';
+import { DataEnvelope, dataEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { ValidQuery } from '../common/validation';
-import { FLOW_CTA_ID, FLOW_TAG_NAME } from '../ctas/cta-api-examples';
+import { CTA_ID_PARAM } from '../ctas/cta-api-examples';
 import { parseCtaId } from '../ctas/cta-id';
 import { DEFAULT_PAGE_SIZE } from '../ctas/cta-listing.service';
-import { RequiresRole } from '../security/admin-roles';
-import { AUDIT_PAGE_EXAMPLE } from './audit-api-examples';
+import { AUDIT_ERRORS, AUDIT_PAGE_EXAMPLE, TAG_NAME_PARAM } from './audit-api-examples';
 import { AuditFilter, AuditLog, AuditPaging } from './audit-log.service';
 import type { AuditPage } from './audit.types';
 import { AuditPageDto } from './dto/audit-page.dto';
 import { AuditPageQueryDto, AuditQueryDto } from './dto/audit-query.dto';
 
-const ApiAuditPageResponse = (): MethodDecorator =>
-  ApiDataResponse(AuditPageDto, { description: 'one page, newest first', example: AUDIT_PAGE_EXAMPLE });
-const BAD_PAGING = 'INVALID_REQUEST: pageSize not a decimal integer 1-100, pageNumber not a decimal integer ≥ 0, or a repeated parameter';
-const BAD_PAGING_EXAMPLE: ErrorExample = [ErrorCode.INVALID_REQUEST, 'pageSize must be a decimal integer between 1 and 100'];
+const AUDIT_PAGE: EndpointAnswer = { data: AuditPageDto, description: 'one page, newest first', example: AUDIT_PAGE_EXAMPLE };
 
 const paging = (query: AuditPageQueryDto): AuditPaging => ({
   pageNumber: query.pageNumber === undefined ? 0 : Number(query.pageNumber),
@@ -32,27 +27,21 @@ const paging = (query: AuditPageQueryDto): AuditPaging => ({
  * /ctas/{id}/restore/{auditId}` (CtasController).
  */
 @ApiTags(API_TAG.audit)
-@ApiHeader(TENANT_HEADER)
 @Controller()
 export class AuditController {
   constructor(private readonly audit: AuditLog) {}
 
   @Get('audit')
-  @RequiresRole('viewer')
-  @ApiOperation({
+  @AdminEndpoint({
     summary: 'Search the audit history of the tenant',
     description:
       "Every committed admin change, newest first: who (actor: the admin key's name; user: the user header), when, in which request, " +
       'and the record before and after with an RFC 6902 patch between them. Filters combine with AND and match exactly; ' +
       'from/to bound `at` inclusively. An unknown filter value gives an empty page.',
+    role: 'viewer',
+    answers: AUDIT_PAGE,
+    errors: AUDIT_ERRORS.search,
   })
-  @ApiAuditPageResponse()
-  @ApiBadRequest(
-    `${BAD_PAGING}, from/to not epoch milliseconds, or a malformed x-tenant-id`,
-    BAD_PAGING_EXAMPLE,
-    [ErrorCode.INVALID_REQUEST, 'from must be epoch milliseconds (a decimal integer ≥ 0)'],
-    BAD_TENANT_EXAMPLE,
-  )
   async search(
     @TenantId() tenantId: string,
     @ValidQuery(ErrorCode.INVALID_REQUEST) query: AuditQueryDto,
@@ -71,22 +60,14 @@ export class AuditController {
   }
 
   @Get('ctas/:ctaId/history')
-  @RequiresRole('viewer')
-  @ApiOperation({
+  @AdminEndpoint({
     summary: 'The history of one CTA, newest first',
     description: "Its create, updates, status changes (the scheduler's included) and restores. An entry's id restores that version.",
+    role: 'viewer',
+    params: [CTA_ID_PARAM],
+    answers: AUDIT_PAGE,
+    errors: AUDIT_ERRORS.ctaHistory,
   })
-  @ApiParam({
-    name: 'ctaId',
-    description: `numeric CTA id (${FLOW_CTA_ID}: the CTA the create example makes on an empty database)`,
-    example: String(FLOW_CTA_ID),
-  })
-  @ApiAuditPageResponse()
-  @ApiBadRequest(
-    `CTA_ID_INVALID: a non-numeric id; ${BAD_PAGING}`,
-    [ErrorCode.CTA_ID_INVALID, 'CTA abc does not exist'],
-    BAD_PAGING_EXAMPLE,
-  )
   async ctaHistory(
     @TenantId() tenantId: string,
     @Param('ctaId') ctaId: string,
@@ -97,11 +78,13 @@ export class AuditController {
   }
 
   @Get('behaviour-tags/:behaviourTagName/history')
-  @RequiresRole('viewer')
-  @ApiOperation({ summary: 'The history of one behaviour tag, newest first' })
-  @ApiParam({ name: 'behaviourTagName', description: 'the tag name, URL-encoded', example: FLOW_TAG_NAME })
-  @ApiAuditPageResponse()
-  @ApiBadRequest(BAD_PAGING, BAD_PAGING_EXAMPLE)
+  @AdminEndpoint({
+    summary: 'The history of one behaviour tag, newest first',
+    role: 'viewer',
+    params: [TAG_NAME_PARAM],
+    answers: AUDIT_PAGE,
+    errors: AUDIT_ERRORS.behaviourTagHistory,
+  })
   async behaviourTagHistory(
     @TenantId() tenantId: string,
     @Param('behaviourTagName') name: string,

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { requestActor } from '../common/request-actor';
+import { requestActor } from '../security/operator';
 import { parseOptionalOperatorUser } from '../common/request-headers';
 import type { ChangeOrigin as Origin } from './audit.types';
 

@@ -1,3 +1,5 @@
+import { BAD_TENANT_EXAMPLE, type RouteErrors } from '../common/api-error-responses';
+import { ErrorCode } from '../common/error-code';
 import { FLOW_CTA_ID, FLOW_TAG_NAME } from '../ctas/cta-api-examples';
 
 /**
@@ -20,3 +22,80 @@ export const TAG_RULES_EXAMPLE = {
 
 /** The create body of the example tag. */
 export const CREATE_TAG_EXAMPLE = { behaviourTagName: FLOW_TAG_NAME, ...TAG_RULES_EXAMPLE };
+
+/** The path parameter of the tag routes. */
+export const TAG_NAME_PARAM = {
+  name: 'behaviourTagName',
+  description: `the tag name, URL-encoded (${FLOW_TAG_NAME}: the tag the create example makes)`,
+  example: FLOW_TAG_NAME,
+};
+
+export const TAG_BODY_EXAMPLES = {
+  create: { [FLOW_TAG_NAME]: { summary: `links CTA ${FLOW_CTA_ID}, made by the CTA create example`, value: CREATE_TAG_EXAMPLE } },
+  update: {
+    [FLOW_TAG_NAME]: { summary: 'the created tag, unchanged (its CTAs must not be live or scheduled)', value: TAG_RULES_EXAMPLE },
+  },
+};
+
+export const TAG_LIST_EXAMPLE = {
+  behaviourTags: [
+    {
+      name: FLOW_TAG_NAME,
+      description: TAG_RULES_EXAMPLE.description,
+      createdAt: 1795372967296,
+      createdBy: 'alice@example.com',
+      lastUpdatedAt: 1795372967296,
+      lastUpdatedBy: 'alice@example.com',
+      exposureRule: TAG_RULES_EXAMPLE.exposureRule,
+      ctaRelation: TAG_RULES_EXAMPLE.ctaRelation,
+      linkedCtas: TAG_RULES_EXAMPLE.linkedCtas,
+      tenantId: 'default',
+    },
+  ],
+};
+
+/** The rules of a tag's links, as the create and update descriptions and their 400s name them. */
+export const LINK_RULES =
+  'every linkedCtas id must be an existing non-test CTA of the tenant and not linked by another tag; every ctaList id must be in linkedCtas; ' +
+  'ctaRelation is one of the two pairs devices understand: shownCta ANY with hideCta REST (both ctaLists empty) or shownCta LIST with hideCta LIST ' +
+  '(docs/rule-reference.md)';
+
+const MISSING_USER = [ErrorCode.INVALID_REQUEST, "header 'user' is required"] as const;
+
+/** The error answers of the tag routes (BehaviourTagsController). */
+export const TAG_ERRORS = {
+  create: {
+    400: {
+      description:
+        'CAMPAIGN_DUPLICATE_NAME: the tenant already has a tag of this name; ' +
+        `CAMPAIGN_INVALID: an invalid body (the message lists every problem with its field path), or a broken rule (${LINK_RULES}; linked CTAs draft or paused); ` +
+        "INVALID_REQUEST: missing 'user' header, malformed x-tenant-id or malformed JSON",
+      examples: [
+        [ErrorCode.CAMPAIGN_DUPLICATE_NAME, `behaviourTagName: a behaviour tag named '${FLOW_TAG_NAME}' already exists`],
+        [ErrorCode.CAMPAIGN_INVALID, 'linkedCtas: CTA 99 does not exist'],
+        [
+          ErrorCode.CAMPAIGN_INVALID,
+          'exposureRule.window.unit must be one of the following values: days, hours, minutes, seconds; linkedCtas is required',
+        ],
+        MISSING_USER,
+      ],
+    },
+  },
+  update: {
+    400: {
+      description:
+        'CAMPAIGN_INVALID: no tag of this name, an invalid body (the message lists every problem with its field path), a behaviourTagName in the body ' +
+        `other than the path's, or a broken rule (${LINK_RULES}; no linked CTA live or scheduled); ` +
+        "INVALID_REQUEST: missing 'user' header, malformed x-tenant-id or malformed JSON",
+      examples: [
+        [
+          ErrorCode.CAMPAIGN_INVALID,
+          `behaviour tag '${FLOW_TAG_NAME}' can change only while none of its CTAs is live or scheduled; CTA ${FLOW_CTA_ID} is live`,
+        ],
+        [ErrorCode.CAMPAIGN_INVALID, "behaviour tag 'spring-sale' does not exist"],
+        MISSING_USER,
+      ],
+    },
+  },
+  list: { 400: { description: 'INVALID_REQUEST: malformed x-tenant-id', examples: [BAD_TENANT_EXAMPLE] } },
+} satisfies Record<string, RouteErrors>;

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiInternalServerErrorResponse,
-  ApiNotFoundResponse,
+  ApiResponse,
   ApiServiceUnavailableResponse,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
@@ -29,13 +28,22 @@ export function errorExamples(examples: readonly ErrorExample[]): Record<string,
   return named;
 }
 
-/** A 400 answer: the codes it names (description) and an example of each, with that code. */
-export const ApiBadRequest = (description: string, ...examples: ErrorExample[]): MethodDecorator & ClassDecorator =>
-  ApiBadRequestResponse({ type: ErrorEnvelopeDto, description, examples: errorExamples(examples) });
+/** An error answer of a route: the codes it names and why (description), and an example of each. */
+export interface ErrorAnswer {
+  description: string;
+  examples: readonly ErrorExample[];
+}
 
-/** A 404 answer, likewise. */
-export const ApiNotFound = (description: string, ...examples: ErrorExample[]): MethodDecorator & ClassDecorator =>
-  ApiNotFoundResponse({ type: ErrorEnvelopeDto, description, examples: errorExamples(examples) });
+/** A route's own error answers by HTTP status (the ones every route can give come with its mount). */
+export type RouteErrors = Partial<Record<400 | 404 | 413 | 415 | 503, ErrorAnswer>>;
+
+/** Documents each of `errors` as an error envelope with its named examples. */
+export const ApiRouteErrors = (errors: RouteErrors): MethodDecorator =>
+  applyDecorators(
+    ...Object.entries(errors).map(([status, { description, examples }]) =>
+      ApiResponse({ status: Number(status), type: ErrorEnvelopeDto, description, examples: errorExamples(examples) }),
+    ),
+  );
 
 /** The 400 of every route that reads the tenant header. */
 export const BAD_TENANT_EXAMPLE: ErrorExample = [

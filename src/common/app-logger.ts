@@ -1,12 +1,11 @@
-import pino, { Logger as PinoLogger } from 'pino';
+import pino, { LevelWithSilent, Logger as PinoLogger } from 'pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { LogLevel } from '../config/app-config';
 
 /** Injection token of the standalone app's pino logger (AppModule). */
 export const APP_LOGGER = 'APP_LOGGER';
 
 /** The standalone app's one pino logger: Nest's log lines (through nestjs-pino) and the access lines. */
-export function createAppLogger(level: LogLevel): PinoLogger {
+export function createAppLogger(level: LevelWithSilent): PinoLogger {
   return pino({ level });
 }
 

@@ -46,7 +46,7 @@ export interface EnvelopeResponse {
 }
 
 /** What an envelope carries: a response DTO class, or a schema for scalars and null. */
-type EnvelopeData = Type<unknown> | SchemaObject | ReferenceObject;
+export type EnvelopeData = Type<unknown> | SchemaObject | ReferenceObject;
 
 const isModel = (data: EnvelopeData): data is Type<unknown> => typeof data === 'function';
 

@@ -1,8 +1,6 @@
-import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { invalidRequest } from './domain-error';
-import { requestActor } from './request-actor';
 import { canonicalUserId, isDecimalInteger } from './user-id';
 
 /**
@@ -127,30 +125,6 @@ const headersOf = (context: ExecutionContext): Headers => context.switchToHttp()
 
 /** Tenant from `x-tenant-id` (default `default`). */
 export const TenantId = createParamDecorator((_: unknown, context: ExecutionContext) => parseTenantId(headersOf(context)));
-
-/** The request as `OperatorUserPipe` needs it: its headers and the name of the key that let it in. */
-interface OperatorSources {
-  headers: Headers;
-  actor: string | null;
-}
-
-const OperatorSources = createParamDecorator((_: unknown, context: ExecutionContext): OperatorSources => {
-  const request = context.switchToHttp().getRequest<FastifyRequest>();
-  return { headers: request.headers, actor: requestActor(request) };
-});
-
-/** `parseOperatorUser` with the fallbacks of the running service: the key's name, else `adminDefaultUser`. */
-@Injectable()
-export class OperatorUserPipe implements PipeTransform<OperatorSources, string> {
-  constructor(@InjectSettings() private readonly settings: OrchestrationSettings) {}
-
-  transform({ headers, actor }: OperatorSources): string {
-    return parseOperatorUser(headers, actor ?? this.settings.adminDefaultUser);
-  }
-}
-
-/** The operator named by the required `user` header, or by default the admin key's name or the configured default user. */
-export const OperatorUser = (): ParameterDecorator => OperatorSources(undefined, OperatorUserPipe);
 
 /** The app user named by the required `auth-userid` header, as a decimal string. */
 export const SdkUserId = createParamDecorator((_: unknown, context: ExecutionContext) => parseSdkUserId(headersOf(context)));

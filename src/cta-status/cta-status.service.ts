@@ -5,7 +5,7 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock, describeInstant } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
+import { PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
 import { parseCtaId, unknownCta } from '../ctas/cta-id';
 import type { CtaRecord } from '../ctas/cta-record';
 import { CtaRecords } from '../ctas/cta-records.service';

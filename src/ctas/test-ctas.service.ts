@@ -7,7 +7,7 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { idsByTenant, PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
+import { idsByTenant, PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
 import type { CtaRecord } from './cta-record';

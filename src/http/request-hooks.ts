@@ -2,7 +2,7 @@ import fastifyCors from '@fastify/cors';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { APP_LOGGER, logAccess } from '../common/app-logger';
-import { underPrefix } from '../common/mount-controllers';
+import { underPrefix } from '../common/path-prefix';
 import type { AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { registerRateLimits } from '../security/rate-limits';

@@ -3,7 +3,7 @@ import { DataSource, In, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { idsByTenant, PeriodicJobsService, runInBatches } from '../common/periodic-jobs.service';
+import { idsByTenant, PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { DEFAULT_PREVIEW_TTL_SECONDS, NudgePreview, WriteNudgePreviewDto } from './dto/nudge-preview.dto';

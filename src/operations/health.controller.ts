@@ -1,10 +1,10 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { API_TAG } from '../api-docs/api-tags';
-import { errorExamples, SERVICE_UNAVAILABLE_EXAMPLE } from '../common/api-error-responses';
+import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Endpoint } from '../api-docs/endpoint';
+import { API_TAG } from '../api-docs/api-tags';
 import { databaseUnavailable } from '../common/domain-error';
-import { ErrorEnvelopeDto } from '../common/envelope';
+import { LIVE_EXAMPLE, READY_ERRORS, READY_EXAMPLE } from './operations-api-examples';
 
 @ApiTags(API_TAG.operations)
 @Controller('health')
@@ -15,8 +15,7 @@ export class HealthController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness: the process answers' })
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  @Endpoint({ summary: 'Liveness: the process answers', answers: { raw: { schema: { example: LIVE_EXAMPLE } } } })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -24,15 +23,10 @@ export class HealthController {
   @Get('ready')
   // Terminus documents a 503 of its own shape; this one answers the error envelope.
   @HealthCheck({ swaggerDocumentation: false })
-  @ApiOperation({ summary: 'Readiness: the database answers' })
-  @ApiOkResponse({
-    description: 'the database answers',
-    schema: { example: { status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } } },
-  })
-  @ApiServiceUnavailableResponse({
-    type: ErrorEnvelopeDto,
-    description: 'SERVICE_UNAVAILABLE: the database does not answer',
-    examples: errorExamples([SERVICE_UNAVAILABLE_EXAMPLE]),
+  @Endpoint({
+    summary: 'Readiness: the database answers',
+    answers: { raw: { description: 'the database answers', schema: { example: READY_EXAMPLE } } },
+    errors: READY_ERRORS,
   })
   async ready(): Promise<HealthCheckResult> {
     try {

@@ -1,5 +1,8 @@
+import type { ApiHeaderOptions } from '@nestjs/swagger';
 import { TAG_RULES_EXAMPLE } from '../behaviour-tags/behaviour-tag-api-examples';
-import { FLOW_CTA_ID, FLOW_TAG_NAME, RULE_EXAMPLE } from '../ctas/cta-api-examples';
+import type { ErrorExample, RouteErrors } from '../common/api-error-responses';
+import { ErrorCode } from '../common/error-code';
+import { FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_USER_ID, RULE_EXAMPLE } from '../ctas/cta-api-examples';
 
 /** When the examples' latest machine moved (epoch ms); their machines live 7 days (the rule's TTL). */
 export const EXAMPLE_TIME = 1795372967296;
@@ -68,3 +71,54 @@ const FLOW_CTA = String(FLOW_CTA_ID);
 /** The console's flow: the delta and launch of the CTA the create example makes. */
 export const DELTA_EXAMPLE = deltaExample(FLOW_CTA);
 export const LAUNCH_EXAMPLE = launchExample(FLOW_CTA);
+
+/** The headers of the state-machine routes beside the tenant: the user and the client (SdkUserId, SdkClientInfo). */
+export const SDK_CLIENT_HEADERS: ApiHeaderOptions[] = [
+  {
+    name: 'auth-userid',
+    required: true,
+    example: FLOW_USER_ID,
+    description:
+      'the app user: a signed 64-bit decimal integer (the id the app knows the user by); with app-user tokens ' +
+      'configured, the user their token names',
+  },
+  {
+    name: 'api_version',
+    required: false,
+    example: '1',
+    description:
+      'the SDK protocol version; send 1. Absent, not an integer or below 1 (older SDKs): the launch answers ' +
+      '`{"data":{"ctas":null,"behaviourTags":null}}` and the delta `{"data":false}`, and nothing is stored',
+  },
+  { name: 'app_version', required: false, description: 'the app version, read by rule cohorts (appVersion), e.g. 5.2.0' },
+  { name: 'package_name', required: false, description: 'the app package, read by rule cohorts (packageName), e.g. com.example.shop' },
+  { name: 'hotpatch_version', required: false, description: 'read by rule cohorts (hotpatchVersion); also accepted as codepush_version' },
+];
+
+export const SDK_BODY_EXAMPLES = {
+  launch: {
+    'first launch': { summary: 'no state on the device yet', value: {} },
+    'with state': { summary: 'the state the device holds for the example CTA, merged first', value: DELTA_EXAMPLE },
+  },
+  delta: { delta: { summary: 'the state the device holds for the example CTA', value: DELTA_EXAMPLE } },
+};
+
+const MALFORMED_SNAPSHOTS_EXAMPLE: ErrorExample = [ErrorCode.INVALID_REQUEST, 'invalid request'];
+const MISSING_USER_EXAMPLE: ErrorExample = [ErrorCode.INVALID_REQUEST, "header 'auth-userid' is required"];
+
+/** The error answers of the state-machine routes (SdkStateController). */
+export const SDK_ERRORS = {
+  launch: {
+    400: {
+      description: "INVALID_REQUEST: a malformed snapshot body ('invalid request'), or a missing or malformed auth-userid or x-tenant-id",
+      examples: [MALFORMED_SNAPSHOTS_EXAMPLE, MISSING_USER_EXAMPLE],
+    },
+  },
+  delta: {
+    400: {
+      description:
+        "INVALID_REQUEST: a malformed snapshot body ('invalid request'; nothing is stored), or a missing or malformed auth-userid or x-tenant-id",
+      examples: [MALFORMED_SNAPSHOTS_EXAMPLE, MISSING_USER_EXAMPLE],
+    },
+  },
+} satisfies Record<string, RouteErrors>;

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { setAuditActor } from '../common/request-actor';
+import { setAuditActor } from './operator';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import type { AdminApiKey } from './admin-api-keys';

@@ -7,7 +7,7 @@ import { DomainError } from '../common/domain-error';
 import { errorExamples, SERVICE_UNAVAILABLE_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../common/api-error-responses';
 import { ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
-import { SDK_KEY_SCHEME } from '../api-docs/key-schemes';
+import { SDK_KEY_SCHEME } from './key-schemes';
 import { parseSdkUserId } from '../common/request-headers';
 import { userIdValue } from '../common/user-id';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { underPrefix } from '../common/mount-controllers';
+import { underPrefix } from '../common/path-prefix';
 import { parseSdkUserId, parseTenantId } from '../common/request-headers';
 import type { AppConfig } from '../config/app-config';
 

@@ -1,18 +1,12 @@
 import { CanActivate, Controller, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { ApiExcludeController, ApiSecurity } from '@nestjs/swagger';
-import { KEY_SCHEMES, KeyedApi } from '../api-docs/key-schemes';
-import { ApiCommonErrorResponses } from './api-error-responses';
+import { ApiExcludeController, ApiHeader, ApiSecurity } from '@nestjs/swagger';
+import { ApiCommonErrorResponses } from '../common/api-error-responses';
+import { TENANT_HEADER } from '../common/api-headers';
+import { KEY_SCHEMES, KeyedApi } from '../security/key-schemes';
 import { ErrorEnvelopeFilter } from './exception.filter';
 
 const ERROR_ENVELOPE_FILTER = new ErrorEnvelopeFilter();
-
-/** A test of whether a request path is `/<prefix>` itself or below it (the query string counts as part of the path). */
-export function underPrefix(prefix: string): (path: string) => boolean {
-  const root = `/${prefix}`;
-  const below = `${root}/`;
-  return (path) => path === root || path.startsWith(below);
-}
 
 export interface Mount {
   prefix: string;
@@ -45,6 +39,8 @@ export function mountControllers(controllers: Type[], { prefix, api, documented,
       // Each scheme is a requirement of its own: either one is accepted when keys are configured
       // (docs/decisions/0010-roles-keys-and-tokens.md).
       KEY_SCHEMES[api].forEach((scheme) => ApiSecurity(scheme)(mounted));
+      // Every route of a mount reads the tenant header.
+      ApiHeader(TENANT_HEADER)(mounted);
       ApiCommonErrorResponses()(mounted);
     } else {
       ApiExcludeController()(mounted);

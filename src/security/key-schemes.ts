@@ -1,5 +1,4 @@
 import type { SecuritySchemeObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import type { ApiPrefixes } from './api-description';
 
 /** Names of the security schemes (the slots of the Authorize dialog at /docs, docs/decisions/0014-admin-console.md). */
 export const ADMIN_KEY_SCHEME = 'admin-key';
@@ -15,7 +14,7 @@ export const KEY_SCHEMES: Readonly<Record<KeyedApi, readonly string[]>> = {
 };
 
 /** The security schemes, named and described for the Authorize dialog. */
-export function keySchemes({ adminPrefix, sdkPrefix }: ApiPrefixes): [string, SecuritySchemeObject][] {
+export function keySchemes({ adminPrefix, sdkPrefix }: { adminPrefix: string; sdkPrefix: string }): [string, SecuritySchemeObject][] {
   return [
     [
       ADMIN_KEY_SCHEME,

@@ -8,7 +8,7 @@ import { InjectOrchestrationDataSource } from '../database/orchestration-data-so
 import { TransactionRunner } from '../database/transaction-runner';
 import { MetricsService } from '../metrics/metrics.service';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { PeriodicJobLeaseEntity } from './periodic-job-lease.entity';
 
 type Job = () => Promise<unknown>;

@@ -2,9 +2,9 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, outageCause } from '../database/database-unavailable';
 import { outageLog } from '../database/outage-log';
-import { databaseUnavailable, DomainError } from './domain-error';
-import { errorEnvelope } from './envelope';
-import { ErrorCode, HTTP_STATUS_OF } from './error-code';
+import { databaseUnavailable, DomainError } from '../common/domain-error';
+import { errorEnvelope } from '../common/envelope';
+import { ErrorCode, HTTP_STATUS_OF } from '../common/error-code';
 
 /**
  * Statuses that Nest or Fastify raise themselves (unknown route, bad JSON, body

@@ -1,8 +1,9 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { API_TAG } from '../api-docs/api-tags';
+import { ApiTags } from '@nestjs/swagger';
 import { collectDefaultMetrics } from 'prom-client';
-import { MetricsService } from './metrics.service';
+import { Endpoint } from '../api-docs/endpoint';
+import { API_TAG } from '../api-docs/api-tags';
+import { MetricsService } from '../metrics/metrics.service';
 
 /** `GET /metrics` for Prometheus: the service's metrics plus the process's own. */
 @ApiTags(API_TAG.operations)
@@ -14,9 +15,11 @@ export class MetricsController {
 
   @Get()
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics' })
-  @ApiProduces('text/plain')
-  @ApiOkResponse({ description: 'Metrics in the Prometheus text format' })
+  @Endpoint({
+    summary: 'Prometheus metrics',
+    produces: 'text/plain',
+    answers: { raw: { description: 'Metrics in the Prometheus text format' } },
+  })
   scrape(): Promise<string> {
     return this.metrics.registry.metrics();
   }

@@ -1,6 +1,6 @@
-import { loadAppConfig } from '../config/app-config';
-import { createHttpApp } from '../http-app';
-import { buildApiDocument } from './api-document';
+import { loadAppConfig } from './config/app-config';
+import { createHttpApp } from './http-app';
+import { buildApiDocument } from './api-docs/api-document';
 
 /** The published contract sits at the repository root (`npm run openapi`) and ships in the package. */
 export const API_CONTRACT_FILE = 'openapi.json';

@@ -1,0 +1,48 @@
+import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { parseOperatorUser } from '../common/request-headers';
+import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
+
+/*
+ * Who the operator of an admin request is: the `user` header, else the name of the key that let the
+ * request in, else the configured default user (docs/decisions/0001-wire-rules-and-errors.md).
+ */
+
+/** The name of the admin key that let each request in, set by the guard that checked it. */
+const actors = new WeakMap<object, string>();
+
+/**
+ * Names the operator key of a request: the actor of its audit entries, and its operator when
+ * the request sends no `user` header. The service's own key guard calls it; a
+ * host's guard may too, so its operators show up by name.
+ */
+export function setAuditActor(request: FastifyRequest, actor: string): void {
+  actors.set(request, actor);
+}
+
+/** The name a guard gave the request's key, or null. */
+export const requestActor = (request: FastifyRequest): string | null => actors.get(request) ?? null;
+
+/** The request as `OperatorUserPipe` needs it: its headers and the name of the key that let it in. */
+interface OperatorSources {
+  headers: FastifyRequest['headers'];
+  actor: string | null;
+}
+
+const OperatorSources = createParamDecorator((_: unknown, context: ExecutionContext): OperatorSources => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  return { headers: request.headers, actor: requestActor(request) };
+});
+
+/** `parseOperatorUser` with the fallbacks of the running service: the key's name, else `adminDefaultUser`. */
+@Injectable()
+export class OperatorUserPipe implements PipeTransform<OperatorSources, string> {
+  constructor(@InjectSettings() private readonly settings: OrchestrationSettings) {}
+
+  transform({ headers, actor }: OperatorSources): string {
+    return parseOperatorUser(headers, actor ?? this.settings.adminDefaultUser);
+  }
+}
+
+/** The operator named by the required `user` header, or by default the admin key's name or the configured default user. */
+export const OperatorUser = (): ParameterDecorator => OperatorSources(undefined, OperatorUserPipe);
