@@ -1,4 +1,6 @@
 import { ConfigurableModuleBuilder, DynamicModule, Module, Type } from '@nestjs/common';
+import { ApprovalsController } from './approvals/approvals.controller';
+import { ApprovalsModule } from './approvals/approvals.module';
 import { AuditController } from './audit/audit.controller';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
@@ -35,6 +37,7 @@ const FEATURE_MODULES: Type[] = [
   CatalogueModule,
   CtasModule,
   CtaStatusModule,
+  ApprovalsModule,
   BehaviourTagsModule,
   CohortsModule,
   EventsModule,
@@ -45,6 +48,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
   CtaStatusController,
+  ApprovalsController,
   TestCtasController,
   BehaviourTagsController,
   CohortsController,

@@ -34,6 +34,7 @@ export type { CohortCondition, CohortKind, CohortRule } from './cohorts/cohort-r
 // Schema: register the entities on the host's connection, run the migrations with the host's own.
 export { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './orchestration-schema';
 export { ORCHESTRATION_MYSQL_OPTIONS } from './database/database-options';
+export { CtaApprovalEntity } from './approvals/cta-approval.entity';
 export { BehaviourTagCtaEntity } from './behaviour-tags/behaviour-tag-cta.entity';
 export { BehaviourTagEntity } from './behaviour-tags/behaviour-tag.entity';
 export { CatalogueRevisionEntity } from './catalogue/catalogue-revision.entity';

@@ -17,10 +17,17 @@ export class AdminClient {
     private readonly api: TestApp,
     readonly tenantId: string,
     readonly user = 'ops@example.com',
+    /** The admin key it sends, where ADMIN_API_KEYS is set. */
+    readonly apiKey?: string,
   ) {}
 
   headers(): Record<string, string> {
-    return { 'x-tenant-id': this.tenantId, user: this.user };
+    return { ...this.tenantAndKey(), user: this.user };
+  }
+
+  /** The tenant header, and the key when there is one (status changes and reads send no `user`). */
+  private tenantAndKey(): Record<string, string> {
+    return { 'x-tenant-id': this.tenantId, ...(this.apiKey === undefined ? {} : { 'x-api-key': this.apiKey }) };
   }
 
   /** Creates a draft CTA from `ctaBody(fields)` and answers its id. */
@@ -71,7 +78,12 @@ export class AdminClient {
   }
 
   status(id: number | string, action: string): Promise<TestResponse> {
-    return this.api.put(`/engine/ctas/${id}/${action}`, undefined, { 'x-tenant-id': this.tenantId });
+    return this.api.put(`/engine/ctas/${id}/${action}`, undefined, this.tenantAndKey());
+  }
+
+  /** Approves the CTA's current content as this client's key. */
+  approve(id: number | string): Promise<TestResponse> {
+    return this.api.post(`/engine/ctas/${id}/approve`, undefined, this.headers());
   }
 
   /** Applies each status change in turn, failing the test at the first refused. */
@@ -82,7 +94,7 @@ export class AdminClient {
   }
 
   list(query = ''): Promise<TestResponse> {
-    return this.api.get(`/engine/ctas/${query}`, { 'x-tenant-id': this.tenantId });
+    return this.api.get(`/engine/ctas/${query}`, this.tenantAndKey());
   }
 
   /** The example tag (any one of its CTAs shows, the rest hide) named `name`, linking `linkedCtas`. */

@@ -25,7 +25,9 @@ export const API_TAGS: readonly TagObject[] = [
     name: API_TAG.ctaStatus,
     description:
       'The lifecycle: draft → live (or scheduled) → paused → live … → concluded or terminated. ' +
-      'Devices get a CTA only while it is live (or scheduled and past its startTime).',
+      'Devices get a CTA only while it is live (or scheduled and past its startTime). ' +
+      "With approvals required (APPROVALS_REQUIRED), live and schedule also need another key's approval of the current content: " +
+      'POST /ctas/{id}/approve.',
   },
   {
     name: API_TAG.behaviourTags,

@@ -4,7 +4,7 @@ import type { Operation } from 'fast-json-patch';
 export const AUDIT_ENTITY_TYPES = ['cta', 'testCta', 'behaviourTag', 'event', 'cohort'] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
-/** What was done: a write, a status change (named as its route), a restore, a cohort's member change. */
+/** What was done: a write, a status change (named as its route), a restore, an approval, a cohort's member change. */
 export const AUDIT_ACTIONS = [
   'create',
   'update',
@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'conclude',
   'terminate',
   'restore',
+  'approve',
   'members',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -33,6 +33,7 @@ describe('loadAppConfig', () => {
       cohortUploadLimitBytes: 268435456,
       auditRetentionDays: 0,
       adminDefaultUser: null,
+      approvalsRequired: false,
     });
   });
 
@@ -77,6 +78,7 @@ describe('loadAppConfig', () => {
       COHORT_UPLOAD_LIMIT_BYTES: '1048576',
       AUDIT_RETENTION_DAYS: '90',
       ADMIN_DEFAULT_USER: ' panel@example.com ',
+      APPROVALS_REQUIRED: 'true',
     });
     expect(config).toEqual({
       port: 8080,
@@ -114,6 +116,7 @@ describe('loadAppConfig', () => {
       cohortUploadLimitBytes: 1048576,
       auditRetentionDays: 90,
       adminDefaultUser: 'panel@example.com',
+      approvalsRequired: true,
     });
   });
 
@@ -165,6 +168,7 @@ describe('loadAppConfig', () => {
     ['ADMIN_API_KEYS', 'k0,key-1:viewer:k1'],
     ['ADMIN_API_KEYS', `${'n'.repeat(256)}:viewer:k1`],
     ['ADMIN_DEFAULT_USER', 'u'.repeat(256)],
+    ['APPROVALS_REQUIRED', 'yes'],
   ])('refuses %s=%p with a message naming the variable', (variable, value) => {
     const error = failure({ [variable]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));

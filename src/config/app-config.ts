@@ -1,5 +1,7 @@
 import { DEFAULT_COHORT_UPLOAD_LIMIT_BYTES } from '../cohorts/member-uploads';
+import { APPROVER_ROLE } from '../approvals/approval-rules';
 import { AdminApiKey, parseAdminApiKeys } from '../security/admin-api-keys';
+import { roleAllows } from '../security/admin-roles';
 import { appUserTokenOptionsProblem, AppUserTokenOptionNames, AppUserTokenOptions } from '../security/app-user-tokens';
 
 /**
@@ -56,6 +58,8 @@ export interface AppConfig {
   auditRetentionDays: number;
   /** The operator of a write without a `user` header when no admin key names one; null = such writes are refused. */
   adminDefaultUser: string | null;
+  /** CTAs go live only with a second key's approval of their current content (docs/decisions/0015-approvals.md). */
+  approvalsRequired: boolean;
 }
 
 export class InvalidConfigError extends Error {
@@ -167,6 +171,22 @@ function adminDefaultUser(env: Env): string | null {
   return value ?? null;
 }
 
+/**
+ * APPROVALS_REQUIRED: an approval must come from a key other than the author's, so the keys must be
+ * named, and there must be a second key able to approve (role publisher or admin).
+ */
+function approvalsRequired(env: Env, keys: AdminApiKey[]): boolean {
+  const required = boolean(env, 'APPROVALS_REQUIRED', false);
+  if (required && (keys.length < 2 || !keys.some((key) => roleAllows(key.role, APPROVER_ROLE)))) {
+    throw new InvalidConfigError(
+      'APPROVALS_REQUIRED',
+      `needs named admin keys in ADMIN_API_KEYS: at least two, one of role ${APPROVER_ROLE} or admin to approve what another changed ` +
+        `(${keys.length === 0 ? 'it names none: the admin API is open' : keys.length === 1 ? 'it names one' : `none of its ${keys.length} can approve`})`,
+    );
+  }
+  return required;
+}
+
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -178,6 +198,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   if ([adminPrefix, ...adminPrefixAliases].includes(sdkPrefix)) {
     throw new InvalidConfigError('SDK_PREFIX', `must differ from the admin prefix and its aliases, got '${sdkPrefix}'`);
   }
+  const keys = adminApiKeys(env);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: read(env, 'HOST') ?? '0.0.0.0',
@@ -196,7 +217,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     maxUserStateBytes: integer(env, 'MAX_USER_STATE_BYTES', 262_144, 4096),
     ctaTimeToleranceMs: integer(env, 'CTA_TIME_TOLERANCE_MS', 2 * 60 * 1000, 0),
     ctaTimeHorizonDays: integer(env, 'CTA_TIME_HORIZON_DAYS', 5 * 365, 1),
-    adminApiKeys: adminApiKeys(env),
+    adminApiKeys: keys,
     sdkApiKeys: list(env, 'SDK_API_KEYS'),
     sdkAppUserTokens: sdkAppUserTokens(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
@@ -205,5 +226,6 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     cohortUploadLimitBytes: integer(env, 'COHORT_UPLOAD_LIMIT_BYTES', DEFAULT_COHORT_UPLOAD_LIMIT_BYTES, 1024),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 0, 0, 100 * 365),
     adminDefaultUser: adminDefaultUser(env),
+    approvalsRequired: approvalsRequired(env, keys),
   };
 }

@@ -24,6 +24,9 @@ export const EDITABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
  */
 export const LIVE_EDIT_STATUSES: readonly CtaStatus[] = RUNNING_STATUSES;
 
+/** An approval is of content that may still reach devices: not of a concluded or terminated CTA (docs/decisions/0015-approvals.md). */
+export const APPROVABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused', 'live', 'scheduled'];
+
 /** Devices enforce a tag for its running CTAs, so a new tag links only draft or paused CTAs (docs/decisions/0004-behaviour-tags.md). */
 export const TAG_LINKABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
 
@@ -81,14 +84,22 @@ export interface CtaEdit {
 /**
  * Why the CTA's status refuses the edit, naming what differs and the way out (the message of
  * CTA_STATUS_UPDATE_INVALID); null when the status takes it. A time sent unchanged is kept, whatever it is.
+ * With approvals required there are no live edits: what devices get must be the content a second key
+ * approved (docs/decisions/0015-approvals.md).
  */
-export function editRefusal(cta: EditedCta, edit: CtaEdit, now: number): string | null {
+export function editRefusal(cta: EditedCta, edit: CtaEdit, now: number, { approvalsRequired = false } = {}): string | null {
   if (EDITABLE_STATUSES.includes(cta.status)) {
     return null;
   }
   const { id, status } = cta;
   if (!LIVE_EDIT_STATUSES.includes(status)) {
     return `CTA ${id} is ${status}; concluded and terminated CTAs cannot be edited`;
+  }
+  if (approvalsRequired) {
+    return (
+      `CTA ${id} is ${status} and approvals are required, so it takes no edits: pause it, edit it, ` +
+      `have another key approve it, then ${status === 'live' ? 'take it live' : 'schedule it'} again`
+    );
   }
   const problems: string[] = [];
   if (edit.stateGraph !== null) {

@@ -1,3 +1,4 @@
+import { approvalOfContent, CtaApproval, StoredApproval } from '../approvals/cta-approvals';
 import type { CtaEntity } from './cta.entity';
 import type { CtaRule, CtaStatus } from './cta.types';
 
@@ -18,6 +19,11 @@ export interface CtaRecord {
   lastUpdatedAt: number | null;
   lastUpdatedBy: string | null;
   tenantId: string;
+  /**
+   * Only while approvals are required (docs/decisions/0015-approvals.md): the approval of the
+   * current content, null when it has none. Absent otherwise, and on test CTAs.
+   */
+  approval?: CtaApproval | null;
 }
 
 /**
@@ -53,10 +59,11 @@ const ruleAsRead = (cta: CtaEntity): CtaRecord['rule'] => ({
   ctaValidTill: ctaValidTill(cta),
 });
 
-/** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id. */
+/** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id; their approvals while approvals are required. */
 export interface CtaLinks {
   tags: Map<number, string[]>;
   behaviourTags: Map<number, string[]>;
+  approvals?: Map<number, StoredApproval>;
 }
 
 export function toCtaRecord(cta: CtaEntity, links: CtaLinks): CtaRecord {
@@ -77,5 +84,6 @@ export function toCtaRecord(cta: CtaEntity, links: CtaLinks): CtaRecord {
     lastUpdatedAt: cta.lastUpdatedAt,
     lastUpdatedBy: cta.lastUpdatedBy,
     tenantId: cta.tenantId,
+    ...(links.approvals && !cta.isTest ? { approval: approvalOfContent(links.approvals.get(id), cta.contentRevision) } : {}),
   };
 }

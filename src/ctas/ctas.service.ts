@@ -74,6 +74,8 @@ export class CtasService {
           createdBy: user,
           lastUpdatedAt: null,
           lastUpdatedBy: null,
+          contentRevision: 1,
+          contentChangedBy: origin.actor,
         });
         const id = Number(inserted.identifiers[0].id);
         await this.writeTags(manager, tenantId, id, fields.tags);
@@ -148,6 +150,7 @@ export class CtasService {
           endTime: body.endTime,
         },
         now,
+        { approvalsRequired: this.settings.approvalsRequired },
       );
       if (refusal !== null) {
         throw new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, refusal);
@@ -171,6 +174,9 @@ export class CtasService {
           ...(body.description === undefined ? {} : { description: body.description }),
           lastUpdatedAt: now,
           lastUpdatedBy: user,
+          // A new revision: it voids any approval of the content before (docs/decisions/0015-approvals.md).
+          contentRevision: () => 'content_revision + 1',
+          contentChangedBy: origin.actor,
         },
       );
       if (!affected) {
