@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AdminClient } from './admin-client';
 import { examples, sdkHeaders } from './fixtures';
-import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
+import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { AddCtaApprovals1767225603300 } from '../src/database/migrations/1767225603300-AddCtaApprovals';
 import { dataSourceOptions, ORCHESTRATION_MIGRATIONS } from '../src/orchestration-schema';
 import { createDatabase, eachDatabase, errorBody, TestApp } from './harness';
