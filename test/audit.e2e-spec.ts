@@ -1,7 +1,11 @@
-import { AdminClient } from './admin-client';
+import { type AdminHeaders, AdminClient, type MemberUpload } from './admin-client';
 import { ctaBody, examples, tagBody } from './fixtures';
 import { applyPatch, deepClone } from 'fast-json-patch';
 import { DataSource } from 'typeorm';
+import type { AuditEntry } from '../src/audit/audit.types';
+import type { CohortRecord } from '../src/cohorts/cohort-record';
+import type { CreateCohortDto } from '../src/cohorts/dto/cohort-body.dto';
+import type { EventDefinitionDto } from '../src/events/dto/event-definition.dto';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
@@ -15,7 +19,7 @@ const BELOW_5_2 = { all: [{ attribute: 'appVersion', op: 'semverLt', value: '5.2
 const ruleFor = (name: string) => ({ ...examples.rule(), cohortEligibility: { includes: [name], excludes: [] } });
 
 /** Applying an entry's patch to its `before` gives its `after`: the patch is the whole story. */
-const expectPatchLeadsToAfter = (entry: any): void => {
+const expectPatchLeadsToAfter = (entry: AuditEntry): void => {
   expect(applyPatch(deepClone(entry.before), deepClone(entry.changes)).newDocument).toEqual(entry.after);
 };
 
@@ -26,41 +30,34 @@ eachDatabase('audit history', (database) => {
   });
   afterAll(() => api.close());
 
-  const headersOf = (tenantId: string, extra: Record<string, string> = {}) => ({ 'x-tenant-id': tenantId, ...extra });
-  const audit = (tenantId: string, query = '') => api.get(`/engine/audit${query}`, headersOf(tenantId));
-  const history = (tenantId: string, ctaId: number | string, query = '') =>
-    api.get(`/engine/ctas/${ctaId}/history${query}`, headersOf(tenantId));
-  /** The tenant's entries, newest first (every page). */
+  /** The tenant's admin API without the (optional) user header: its changes name no user. */
+  const adminOf = (tenantId: string): AdminClient => new AdminClient(api, tenantId, null);
+  const audit = (tenantId: string, query = '') => adminOf(tenantId).audit.search(query);
+  const history = (tenantId: string, ctaId: number | string, query = '') => adminOf(tenantId).ctas.history(ctaId, query);
+  /** The tenant's entries, newest first (every page); `any`, as tests read the records in them. */
   const entriesOf = async (tenantId: string, query = ''): Promise<any[]> => {
     const res = await audit(tenantId, `?pageSize=100${query}`);
     expect(res.status).toBe(200);
     return res.body.data.entries;
   };
   const latest = async (tenantId: string): Promise<any> => (await entriesOf(tenantId))[0];
-  const cohortOf = async (tenantId: string, name: string): Promise<any> => {
-    const res = await api.get(`/engine/cohorts/${name}`, headersOf(tenantId));
+  const cohortOf = async (tenantId: string, name: string): Promise<CohortRecord> => {
+    const res = await adminOf(tenantId).cohorts.get(name);
     expect(res.status).toBe(200);
     return res.body.data;
   };
-  /** A member upload: JSON ids, or CSV text. */
-  const members = (tenantId: string, method: 'POST' | 'PUT' | 'DELETE', name: string, body: unknown, extra: Record<string, string> = {}) =>
-    api.request(method, `/engine/cohorts/${name}/members`, {
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-      headers: headersOf(tenantId, {
-        user: 'ops@example.com',
-        'content-type': typeof body === 'string' ? 'text/csv' : 'application/json',
-        ...extra,
-      }),
-    });
+  /** A member upload by ops@example.com: JSON ids, or CSV text. */
+  const members = (tenantId: string, method: 'POST' | 'PUT' | 'DELETE', name: string, body: MemberUpload, extra: AdminHeaders = {}) =>
+    new AdminClient(api, tenantId).cohorts.members(method, name, body, extra);
 
   describe('an entry for each kind of change', () => {
     it('records a CTA create with the record as GET shows it, the key, the user header and the request id', async () => {
-      const ctas = new AdminClient(api, 'audit-create');
+      const admin = new AdminClient(api, 'audit-create');
       const sent = api.clock.now();
-      const res = await api.post('/engine/ctas', ctaBody(), { ...ctas.headers(), 'x-request-id': 'create-request-1' });
+      const res = await admin.ctas.create(ctaBody(), { 'x-request-id': 'create-request-1' });
       const answered = api.clock.now();
       expect(res.status).toBe(200);
-      const record = await ctas.get(res.body.data);
+      const record = await admin.get(res.body.data);
       const entries = await entriesOf('audit-create');
       expect(entries).toEqual([
         {
@@ -82,20 +79,12 @@ eachDatabase('audit history', (database) => {
     });
 
     it('records a CTA update with before, after and the patch between them', async () => {
-      const ctas = new AdminClient(api, 'audit-update');
-      const id = await ctas.create({ description: 'first', team: 'growth' });
-      const before = await ctas.get(id);
+      const admin = new AdminClient(api, 'audit-update');
+      const id = await admin.create({ description: 'first', team: 'growth' });
+      const before = await admin.get(id);
       api.clock.advance(1000);
-      expect(
-        (
-          await api.put(
-            `/engine/ctas/${id}`,
-            { ...ctaBody({ description: 'second', team: 'store' }), name: undefined },
-            headersOf('audit-update', { user: 'bob@example.com' }),
-          )
-        ).status,
-      ).toBe(200);
-      const after = await ctas.get(id);
+      expect((await admin.update(id, { description: 'second', team: 'store' }, { user: 'bob@example.com' })).status).toBe(200);
+      const after = await admin.get(id);
       const entry = await latest('audit-update');
       expect(entry).toMatchObject({
         actor: null,
@@ -116,15 +105,13 @@ eachDatabase('audit history', (database) => {
     });
 
     it('records status changes by their action, with the optional user header or null', async () => {
-      const ctas = new AdminClient(api, 'audit-status');
-      const id = await ctas.create();
-      const draft = await ctas.get(id);
-      expect((await api.put(`/engine/ctas/${id}/live`, undefined, headersOf('audit-status', { user: 'carol@example.com' }))).status).toBe(
-        200,
-      );
-      const live = await ctas.get(id);
-      expect((await ctas.status(id, 'pause')).status).toBe(200);
-      const paused = await ctas.get(id);
+      const admin = new AdminClient(api, 'audit-status');
+      const id = await admin.create();
+      const draft = await admin.get(id);
+      expect((await admin.ctas.status(id, 'live', { user: 'carol@example.com' })).status).toBe(200);
+      const live = await admin.get(id);
+      expect((await admin.status(id, 'pause')).status).toBe(200);
+      const paused = await admin.get(id);
       const [pauseEntry, liveEntry] = await entriesOf('audit-status');
       expect(liveEntry).toMatchObject({ action: 'live', user: 'carol@example.com', before: draft, after: live });
       expect(liveEntry.changes).toEqual([
@@ -136,17 +123,17 @@ eachDatabase('audit history', (database) => {
     });
 
     it('refuses a blank-but-long user header on a status route like anywhere else', async () => {
-      const ctas = new AdminClient(api, 'audit-status-user');
-      const id = await ctas.create();
-      const res = await api.put(`/engine/ctas/${id}/live`, undefined, headersOf('audit-status-user', { user: 'u'.repeat(256) }));
+      const admin = new AdminClient(api, 'audit-status-user');
+      const id = await admin.create();
+      const res = await admin.ctas.status(id, 'live', { user: 'u'.repeat(256) });
       expect(res.body).toEqual(errorBody('INVALID_REQUEST', "header 'user' must be at most 255 characters"));
-      expect((await ctas.get(id)).ctaStatus).toBe('draft');
+      expect((await admin.get(id)).ctaStatus).toBe('draft');
     });
 
     it('records test CTA creates, replacements and deletes', async () => {
       const tenant = 'audit-test-ctas';
       const body = { userIds: [987654321, '42'], expiresInMinutes: 60, rule: examples.rule() };
-      const first = (await api.post('/engine/ctas/test/create', body, headersOf(tenant, { user: 'qa@example.com' }))).body.data;
+      const first = (await adminOf(tenant).testCtas.create(body, { user: 'qa@example.com' })).body.data;
       const [created] = await entriesOf(tenant);
       expect(created).toMatchObject({
         entityType: 'testCta',
@@ -167,9 +154,7 @@ eachDatabase('audit history', (database) => {
       });
       expect(created.changes).toEqual([{ op: 'replace', path: '', value: created.after }]);
 
-      const second = (
-        await api.post('/engine/ctas/test/create', { ...body, previousCtaId: first }, headersOf(tenant, { user: 'qa@example.com' }))
-      ).body.data;
+      const second = (await adminOf(tenant).testCtas.create({ ...body, previousCtaId: first }, { user: 'qa@example.com' })).body.data;
       const [secondCreated, replaced] = await entriesOf(tenant);
       expect(replaced).toEqual({
         ...replaced,
@@ -181,21 +166,19 @@ eachDatabase('audit history', (database) => {
       });
       expect(secondCreated).toMatchObject({ entityId: String(second), action: 'create' });
 
-      expect((await api.delete(`/engine/ctas/test/${second}`, headersOf(tenant))).status).toBe(200);
+      expect((await adminOf(tenant).testCtas.delete(second)).status).toBe(200);
       const [deleted] = await entriesOf(tenant);
       expect(deleted).toMatchObject({ entityId: String(second), action: 'delete', user: null, before: secondCreated.after, after: null });
     });
 
     it('records behaviour tag creates and updates with the record as the list shows it', async () => {
       const tenant = 'audit-tags';
-      const ctas = new AdminClient(api, tenant);
-      const [a, b] = [String(await ctas.create()), String(await ctas.create())];
-      expect((await api.post('/engine/behaviour-tags', tagBody('store-nudges', [a, b]), ctas.headers())).status).toBe(200);
-      const list = async () => (await api.get('/engine/behaviour-tags', headersOf(tenant))).body.data.behaviourTags[0];
+      const admin = new AdminClient(api, tenant);
+      const [a, b] = [String(await admin.create()), String(await admin.create())];
+      expect((await admin.tags.create(tagBody('store-nudges', [a, b]))).status).toBe(200);
+      const list = async () => (await admin.tags.list()).body.data.behaviourTags[0];
       const created = await list();
-      const [createEntry] = await api
-        .get('/engine/behaviour-tags/store-nudges/history', headersOf(tenant))
-        .then((res) => res.body.data.entries);
+      const [createEntry] = (await admin.tags.history('store-nudges')).body.data.entries;
       expect(createEntry).toMatchObject({
         entityType: 'behaviourTag',
         entityId: 'store-nudges',
@@ -207,13 +190,9 @@ eachDatabase('audit history', (database) => {
       api.clock.advance(1000);
       const { behaviourTagName: _name, ...update } = tagBody('store-nudges', [a]);
       update.description = 'one at a time';
-      expect((await api.put('/engine/behaviour-tags/store-nudges', update, headersOf(tenant, { user: 'dave@example.com' }))).status).toBe(
-        200,
-      );
+      expect((await admin.tags.update('store-nudges', update, { user: 'dave@example.com' })).status).toBe(200);
       const updated = await list();
-      const [updateEntry] = await api
-        .get('/engine/behaviour-tags/store-nudges/history', headersOf(tenant))
-        .then((res) => res.body.data.entries);
+      const [updateEntry] = (await admin.tags.history('store-nudges')).body.data.entries;
       expect(updateEntry).toMatchObject({ action: 'update', user: 'dave@example.com', before: created, after: updated });
       expect(updateEntry.changes).toEqual([
         { op: 'remove', path: '/linkedCtas/1' },
@@ -226,7 +205,7 @@ eachDatabase('audit history', (database) => {
 
     it('records event definition creates, upsert updates, replacements and deletes', async () => {
       const tenant = 'audit-events';
-      const post = (events: unknown[]) => api.post('/engine/events', { events }, headersOf(tenant));
+      const post = (events: EventDefinitionDto[]) => adminOf(tenant).events.upsert({ events });
       expect((await post([{ eventName: 'store_opened', properties: [property('source')] }])).status).toBe(200);
       const stored = { eventName: 'store_opened', properties: [{ ...property('source'), expectedValue: null, description: null }] };
       expect(await latest(tenant)).toMatchObject({
@@ -248,9 +227,7 @@ eachDatabase('audit history', (database) => {
         { op: 'add', path: '/properties/1', value: { ...property('screen'), expectedValue: null, description: null } },
       ]);
 
-      expect(
-        (await api.put('/engine/events/store_opened', { properties: [] }, headersOf(tenant, { user: 'erin@example.com' }))).status,
-      ).toBe(200);
+      expect((await adminOf(tenant).events.replace('store_opened', { properties: [] }, { user: 'erin@example.com' })).status).toBe(200);
       const replaced = await latest(tenant);
       expect(replaced).toMatchObject({
         action: 'update',
@@ -263,7 +240,7 @@ eachDatabase('audit history', (database) => {
         { op: 'remove', path: '/properties/0' },
       ]);
 
-      expect((await api.delete('/engine/events/store_opened', headersOf(tenant))).status).toBe(200);
+      expect((await adminOf(tenant).events.delete('store_opened')).status).toBe(200);
       expect(await latest(tenant)).toMatchObject({
         action: 'delete',
         before: replaced.after,
@@ -277,12 +254,11 @@ eachDatabase('audit history', (database) => {
     const tenant = 'audit-cohorts';
 
     it('records cohort creates, updates and deletes with the record as GET shows it', async () => {
-      const ctas = new AdminClient(api, tenant);
+      const admin = new AdminClient(api, tenant);
       const sent = api.clock.now();
-      const res = await api.post(
-        '/engine/cohorts',
+      const res = await admin.cohorts.create(
         { name: 'beta', description: 'the beta', kind: 'static' },
-        headersOf(tenant, { user: 'ops@example.com', 'x-request-id': 'cohort-request-1' }),
+        { 'x-request-id': 'cohort-request-1' },
       );
       expect(res.status).toBe(200);
       const created = await cohortOf(tenant, 'beta');
@@ -303,11 +279,9 @@ eachDatabase('audit history', (database) => {
       expect(createEntry.at).toBeGreaterThanOrEqual(sent);
 
       // A CTA naming the cohort shows in the record's usedBy, read in the write's transaction.
-      const ctaId = await ctas.create({ rule: ruleFor('beta') });
+      const ctaId = await admin.create({ rule: ruleFor('beta') });
       api.clock.advance(1000);
-      expect(
-        (await api.put('/engine/cohorts/beta', { description: 'the 2026 beta' }, headersOf(tenant, { user: 'frank@example.com' }))).status,
-      ).toBe(200);
+      expect((await admin.cohorts.update('beta', { description: 'the 2026 beta' }, { user: 'frank@example.com' })).status).toBe(200);
       const updated = await cohortOf(tenant, 'beta');
       expect(updated.usedBy).toEqual([String(ctaId)]);
       const updateEntry = await latest(tenant);
@@ -326,28 +300,18 @@ eachDatabase('audit history', (database) => {
       ]);
       expectPatchLeadsToAfter(updateEntry);
 
-      expect(
-        (
-          await api.post(
-            '/engine/cohorts',
-            { name: 'old-apps', kind: 'rule', rule: BELOW_5_2 },
-            headersOf(tenant, { user: 'ops@example.com' }),
-          )
-        ).status,
-      ).toBe(200);
+      expect((await admin.cohorts.create({ name: 'old-apps', kind: 'rule', rule: BELOW_5_2 })).status).toBe(200);
       const rule = await cohortOf(tenant, 'old-apps');
       expect(rule.rule).toEqual(BELOW_5_2);
       expect(await latest(tenant)).toMatchObject({ entityId: 'old-apps', action: 'create', before: null, after: rule });
       const newRule = { all: [{ attribute: 'appVersion', op: 'semverLt', value: '6.0' }] };
-      expect((await api.put('/engine/cohorts/old-apps', { rule: newRule }, headersOf(tenant, { user: 'ops@example.com' }))).status).toBe(
-        200,
-      );
+      expect((await admin.cohorts.update('old-apps', { rule: newRule })).status).toBe(200);
       const ruleUpdate = await latest(tenant);
       expect(ruleUpdate).toMatchObject({ entityId: 'old-apps', action: 'update', before: rule, after: await cohortOf(tenant, 'old-apps') });
       expect(ruleUpdate.changes).toContainEqual({ op: 'replace', path: '/rule/all/0/value', value: '6.0' });
       expectPatchLeadsToAfter(ruleUpdate);
 
-      expect((await api.delete('/engine/cohorts/old-apps', headersOf(tenant, { user: 'gina@example.com' }))).status).toBe(200);
+      expect((await admin.cohorts.delete('old-apps', { user: 'gina@example.com' })).status).toBe(200);
       expect(await latest(tenant)).toMatchObject({
         user: 'gina@example.com',
         entityId: 'old-apps',
@@ -360,10 +324,8 @@ eachDatabase('audit history', (database) => {
 
     it('records member changes (JSON and CSV) as counts, not ids', async () => {
       const memberTenant = 'audit-cohort-members';
-      expect(
-        (await api.post('/engine/cohorts', { name: 'list', kind: 'static' }, headersOf(memberTenant, { user: 'ops@example.com' }))).status,
-      ).toBe(200);
-      const change = async (method: 'POST' | 'PUT' | 'DELETE', body: unknown, answer: object, user = 'ops@example.com') => {
+      expect((await new AdminClient(api, memberTenant).cohorts.create({ name: 'list', kind: 'static' })).status).toBe(200);
+      const change = async (method: 'POST' | 'PUT' | 'DELETE', body: MemberUpload, answer: object, user = 'ops@example.com') => {
         const res = await members(memberTenant, method, 'list', body, { user, 'x-request-id': `members-${method}` });
         expect(res.body).toEqual({ data: answer });
         return latest(memberTenant);
@@ -432,24 +394,24 @@ eachDatabase('audit history', (database) => {
   describe('refused requests', () => {
     it('write no entry', async () => {
       const tenant = 'audit-refused';
-      const ctas = new AdminClient(api, tenant);
-      const id = await ctas.create({ name: 'taken' });
+      const admin = new AdminClient(api, tenant);
+      const id = await admin.create({ name: 'taken' });
       const count = async () => (await audit(tenant)).body.data.totalEntries;
       expect(await count()).toBe(1);
       const refusals = [
-        await api.post('/engine/ctas', ctaBody({ name: 'taken' }), ctas.headers()),
-        await api.post('/engine/ctas', ctaBody({ team: '' }), ctas.headers()),
-        await ctas.update(id, { rule: { ...examples.rule(), priority: 'high' } }),
-        await ctas.status(id, 'pause'),
-        await ctas.status(id, 'conclude'),
-        await api.put('/engine/ctas/999999', ctaBody({ name: undefined }), ctas.headers()),
-        await api.post('/engine/ctas/test/create', { userIds: [], expiresInMinutes: 60, rule: examples.rule() }, ctas.headers()),
-        await api.delete('/engine/ctas/test/999999', ctas.headers()),
-        await api.post('/engine/behaviour-tags', tagBody('t', ['999999']), ctas.headers()),
-        await api.put('/engine/behaviour-tags/missing', { ...tagBody('missing', []), behaviourTagName: undefined }, ctas.headers()),
-        await api.post('/engine/events', { events: [{ eventName: 'e', properties: [property('p'), property('p')] }] }, ctas.headers()),
-        await api.put('/engine/events/missing', { properties: [] }, ctas.headers()),
-        await api.delete('/engine/events/missing', ctas.headers()),
+        await admin.ctas.create(ctaBody({ name: 'taken' })),
+        await admin.ctas.create(ctaBody({ team: '' })),
+        await admin.update(id, { rule: { ...examples.rule(), priority: 'high' } }),
+        await admin.status(id, 'pause'),
+        await admin.status(id, 'conclude'),
+        await admin.update(999999),
+        await admin.testCtas.create({ userIds: [], expiresInMinutes: 60, rule: examples.rule() }),
+        await admin.testCtas.delete(999999),
+        await admin.tags.create(tagBody('t', ['999999'])),
+        await admin.tags.update('missing', { ...tagBody('missing', []), behaviourTagName: undefined }),
+        await admin.events.upsert({ events: [{ eventName: 'e', properties: [property('p'), property('p')] }] }),
+        await admin.events.replace('missing', { properties: [] }),
+        await admin.events.delete('missing'),
       ];
       for (const refusal of refusals) {
         expect(refusal.status).toBeGreaterThanOrEqual(400);
@@ -459,25 +421,25 @@ eachDatabase('audit history', (database) => {
 
     it('write no entry for refused cohort changes', async () => {
       const tenant = 'audit-cohorts-refused';
-      const ctas = new AdminClient(api, tenant);
-      const post = (body: unknown) => api.post('/engine/cohorts', body, ctas.headers());
+      const admin = new AdminClient(api, tenant);
+      const post = (body: CreateCohortDto) => admin.cohorts.create(body);
       expect((await post({ name: 'staff', kind: 'static' })).status).toBe(200);
       expect((await post({ name: 'staff-on-old', kind: 'rule', rule: { all: [{ cohort: 'staff' }, ...BELOW_5_2.all] } })).status).toBe(200);
       expect((await post({ name: 'paying', kind: 'static' })).status).toBe(200);
       expect((await members(tenant, 'POST', 'paying', { userIds: [1] })).status).toBe(200);
-      const live = await ctas.create({ rule: ruleFor('paying') });
-      expect((await ctas.status(live, 'live')).status).toBe(200);
+      const live = await admin.create({ rule: ruleFor('paying') });
+      expect((await admin.status(live, 'live')).status).toBe(200);
       const count = async () => (await audit(tenant)).body.data.totalEntries;
       expect(await count()).toBe(6);
       const refusals = [
         [await post({ name: 'staff', kind: 'static' }), 'COHORT_DUPLICATE_NAME'],
         [await post({ name: 'all', kind: 'static' }), 'INVALID_REQUEST'],
         [await post({ name: 'no-rule', kind: 'rule' }), 'INVALID_REQUEST'],
-        [await api.put('/engine/cohorts/staff', { kind: 'rule' }, ctas.headers()), 'INVALID_REQUEST'],
-        [await api.put('/engine/cohorts/missing', { description: 'x' }, ctas.headers()), 'COHORT_NOT_FOUND'],
-        [await api.delete('/engine/cohorts/staff', ctas.headers()), 'COHORT_IN_USE'],
-        [await api.delete('/engine/cohorts/paying', ctas.headers()), 'COHORT_IN_USE'],
-        [await api.delete('/engine/cohorts/missing', ctas.headers()), 'COHORT_NOT_FOUND'],
+        [await admin.raw('PUT', '/cohorts/staff', { body: { kind: 'rule' } }), 'INVALID_REQUEST'],
+        [await admin.cohorts.update('missing', { description: 'x' }), 'COHORT_NOT_FOUND'],
+        [await admin.cohorts.delete('staff'), 'COHORT_IN_USE'],
+        [await admin.cohorts.delete('paying'), 'COHORT_IN_USE'],
+        [await admin.cohorts.delete('missing'), 'COHORT_NOT_FOUND'],
         [await members(tenant, 'PUT', 'paying', 'userId\n2\nabc\n3\n'), 'INVALID_REQUEST'],
         [await members(tenant, 'POST', 'paying', { userIds: [2, 'x'] }), 'INVALID_REQUEST'],
         [await members(tenant, 'DELETE', 'paying', '1\n'), 'UNSUPPORTED_MEDIA_TYPE'],
@@ -506,69 +468,63 @@ eachDatabase('audit history', (database) => {
 
     it('rolls every kind of change back when its entry cannot be written', async () => {
       const tenant = 'audit-atomic';
-      const ctas = new AdminClient(api, tenant);
-      const id = await ctas.create({ description: 'kept' });
-      const other = String(await ctas.create());
-      expect((await api.post('/engine/events', { events: [{ eventName: 'kept', properties: [] }] }, ctas.headers())).status).toBe(200);
-      const testCta = (
-        await api.post('/engine/ctas/test/create', { userIds: [1], expiresInMinutes: 60, rule: examples.rule() }, ctas.headers())
-      ).body.data;
+      const admin = new AdminClient(api, tenant);
+      const id = await admin.create({ description: 'kept' });
+      const other = String(await admin.create());
+      expect((await admin.events.upsert({ events: [{ eventName: 'kept', properties: [] }] })).status).toBe(200);
+      const testCta = (await admin.testCtas.create({ userIds: [1], expiresInMinutes: 60, rule: examples.rule() })).body.data;
       const before = await entriesOf(tenant);
 
       await withoutAuditTable(async () => {
         const failures = [
-          await api.post('/engine/ctas', ctaBody({ name: 'never-created' }), ctas.headers()),
-          await ctas.update(id, { description: 'never written' }),
-          await ctas.status(id, 'live'),
-          await api.post(
-            '/engine/ctas/test/create',
-            { userIds: [1], expiresInMinutes: 60, rule: examples.rule(), previousCtaId: testCta },
-            ctas.headers(),
-          ),
-          await api.delete(`/engine/ctas/test/${testCta}`, ctas.headers()),
-          await api.post('/engine/behaviour-tags', tagBody('never-created', [other]), ctas.headers()),
-          await api.post('/engine/events', { events: [{ eventName: 'never-created', properties: [] }] }, ctas.headers()),
-          await api.put('/engine/events/kept', { properties: [property('never')] }, ctas.headers()),
-          await api.delete('/engine/events/kept', ctas.headers()),
+          await admin.ctas.create(ctaBody({ name: 'never-created' })),
+          await admin.update(id, { description: 'never written' }),
+          await admin.status(id, 'live'),
+          await admin.testCtas.create({ userIds: [1], expiresInMinutes: 60, rule: examples.rule(), previousCtaId: testCta }),
+          await admin.testCtas.delete(testCta),
+          await admin.tags.create(tagBody('never-created', [other])),
+          await admin.events.upsert({ events: [{ eventName: 'never-created', properties: [] }] }),
+          await admin.events.replace('kept', { properties: [property('never')] }),
+          await admin.events.delete('kept'),
         ];
         for (const failure of failures) {
           expect(failure.body).toEqual(errorBody('INTERNAL_ERROR', 'internal error'));
         }
       });
 
-      expect((await ctas.list('?name=never-created')).body.data.totalEntries).toBe(0);
-      expect(await ctas.get(id)).toMatchObject({ description: 'kept', ctaStatus: 'draft', lastUpdatedAt: null });
-      expect((await api.get('/engine/behaviour-tags', ctas.headers())).body.data.behaviourTags).toEqual([]);
-      expect((await api.get('/engine/events', ctas.headers())).body.data.eventList).toEqual([{ eventName: 'kept', properties: [] }]);
+      expect((await admin.list('?name=never-created')).body.data.totalEntries).toBe(0);
+      expect(await admin.get(id)).toMatchObject({ description: 'kept', ctaStatus: 'draft', lastUpdatedAt: null });
+      expect((await admin.tags.list()).body.data.behaviourTags).toEqual([]);
+      expect((await admin.events.list()).body.data.eventList).toEqual([{ eventName: 'kept', properties: [] }]);
       // The test CTA is still there: deleting it now succeeds.
-      expect((await api.delete(`/engine/ctas/test/${testCta}`, ctas.headers())).status).toBe(200);
+      expect((await admin.testCtas.delete(testCta)).status).toBe(200);
       expect((await entriesOf(tenant)).slice(1)).toEqual(before);
     });
 
     it('rolls every kind of cohort change back when its entry cannot be written', async () => {
       const tenant = 'audit-atomic-cohorts';
-      const headers = headersOf(tenant, { user: 'ops@example.com' });
-      expect((await api.post('/engine/cohorts', { name: 'kept', description: 'kept', kind: 'static' }, headers)).status).toBe(200);
+      const admin = new AdminClient(api, tenant);
+      expect((await admin.cohorts.create({ name: 'kept', description: 'kept', kind: 'static' })).status).toBe(200);
       expect((await members(tenant, 'POST', 'kept', { userIds: [1, 2] })).status).toBe(200);
       const kept = await cohortOf(tenant, 'kept');
       const before = await entriesOf(tenant);
 
       await withoutAuditTable(async () => {
         const failures = [
-          await api.post('/engine/cohorts', { name: 'never-created', kind: 'static' }, headers),
-          await api.put('/engine/cohorts/kept', { description: 'never written' }, headers),
+          await admin.cohorts.create({ name: 'never-created', kind: 'static' }),
+          await admin.cohorts.update('kept', { description: 'never written' }),
           await members(tenant, 'POST', 'kept', { userIds: [3] }),
           await members(tenant, 'PUT', 'kept', 'userId\n7\n8\n9\n'),
           await members(tenant, 'DELETE', 'kept', { userIds: [1] }),
-          await api.delete('/engine/cohorts/kept', headers),
+          await admin.cohorts.delete('kept'),
         ];
         for (const failure of failures) {
           expect(failure.body).toEqual(errorBody('INTERNAL_ERROR', 'internal error'));
         }
       });
 
-      expect((await api.get('/engine/cohorts', headers)).body.data.cohorts).toEqual([kept]);
-      const memberOf = async (userId: number) => (await api.get(`/engine/cohorts/kept/members/${userId}`, headers)).body.data.member;
+      expect((await admin.cohorts.list()).body.data.cohorts).toEqual([kept]);
+      const memberOf = async (userId: number) => (await admin.cohorts.member('kept', userId)).body.data.member;
       expect([await memberOf(1), await memberOf(2), await memberOf(3), await memberOf(7)]).toEqual([true, true, false, false]);
       expect(await entriesOf(tenant)).toEqual(before);
     });
@@ -579,22 +535,14 @@ eachDatabase('audit history', (database) => {
     let id: number;
     let entries: any[];
     beforeAll(async () => {
-      const ctas = new AdminClient(api, tenant);
-      id = await ctas.create();
+      const admin = new AdminClient(api, tenant);
+      id = await admin.create();
       for (const team of ['a', 'b', 'c', 'd']) {
         api.clock.advance(10);
-        expect(
-          (
-            await api.put(
-              `/engine/ctas/${id}`,
-              { ...ctaBody({ team }), name: undefined },
-              headersOf(tenant, { user: `${team}@example.com` }),
-            )
-          ).status,
-        ).toBe(200);
+        expect((await admin.update(id, { team }, { user: `${team}@example.com` })).status).toBe(200);
       }
-      await ctas.status(id, 'live');
-      await ctas.create();
+      await admin.status(id, 'live');
+      await admin.create();
       entries = await entriesOf(tenant);
     });
 
@@ -665,7 +613,7 @@ eachDatabase('audit history', (database) => {
     const tenant = 'audit-restore';
     const ctas = () => new AdminClient(api, tenant);
     const restore = (id: number | string, auditId: number | string, tenantId = tenant) =>
-      api.post(`/engine/ctas/${id}/restore/${auditId}`, undefined, headersOf(tenantId, { user: 'restorer@example.com' }));
+      adminOf(tenantId).ctas.restore(id, auditId, { user: 'restorer@example.com' });
 
     it('brings back the first version of a paused CTA edited twice, gone live and paused (the history shows who changed what)', async () => {
       const client = ctas();
@@ -748,7 +696,7 @@ eachDatabase('audit history', (database) => {
       const id = await client.create();
       const otherId = await client.create();
       const [otherEntry] = (await history(tenant, otherId)).body.data.entries;
-      await api.post('/engine/events', { events: [{ eventName: 'e' }] }, headersOf(tenant));
+      await adminOf(tenant).events.upsert({ events: [{ eventName: 'e' }] });
       const [eventEntry] = await entriesOf(tenant, '&entityType=event');
       const foreignTenant = new AdminClient(api, 'audit-restore-other');
       const foreignId = await foreignTenant.create();
@@ -760,7 +708,7 @@ eachDatabase('audit history', (database) => {
       }
       expect((await restore(foreignId, foreignEntry.id)).body).toEqual(errorBody('CTA_ID_INVALID', `CTA ${foreignId} does not exist`));
       expect((await restore(999999999, otherEntry.id)).body).toEqual(errorBody('CTA_ID_INVALID'));
-      expect((await api.post(`/engine/ctas/${id}/restore/${otherEntry.id}`, undefined, headersOf(tenant))).body).toEqual(
+      expect((await adminOf(tenant).ctas.restore(id, otherEntry.id)).body).toEqual(
         errorBody('INVALID_REQUEST', "header 'user' is required"),
       );
     });
@@ -768,9 +716,9 @@ eachDatabase('audit history', (database) => {
     it('lives beside the status routes without colliding', async () => {
       const client = ctas();
       const id = await client.create();
-      expect((await api.put(`/engine/ctas/${id}/restore`, undefined, headersOf(tenant))).body).toEqual(errorBody('CTA_STATUS_INVALID'));
-      expect((await api.post(`/engine/ctas/${id}/live`, undefined, headersOf(tenant))).status).toBe(404);
-      expect((await api.put(`/engine/ctas/${id}/restore/1`, undefined, headersOf(tenant))).status).toBe(404);
+      expect((await adminOf(tenant).ctas.status(id, 'restore')).body).toEqual(errorBody('CTA_STATUS_INVALID'));
+      expect((await adminOf(tenant).raw('POST', `/ctas/${id}/live`)).status).toBe(404);
+      expect((await adminOf(tenant).raw('PUT', `/ctas/${id}/restore/1`)).status).toBe(404);
     });
   });
 
@@ -811,7 +759,7 @@ eachDatabase('audit retention', (database) => {
     const young = await client.create();
     api.clock.advance(11 * DAY);
     await api.service(PeriodicJobsService).runAll();
-    const { entries } = (await api.get('/engine/audit', { 'x-tenant-id': 'audit-retention' })).body.data;
+    const { entries } = (await client.audit.search()).body.data;
     expect(entries.map((entry: any) => entry.entityId)).toEqual([String(young)]);
     expect((await client.get(old)).id).toBe(old);
   });

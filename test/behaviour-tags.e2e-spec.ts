@@ -1,28 +1,24 @@
 import { DataSource } from 'typeorm';
 import { CatalogueRevisionService } from '../src/catalogue/catalogue-revision.service';
 import { AdminClient } from './admin-client';
-import { ctaBody, type CtaId, examples, tagBody, tagUpdateBody } from './fixtures';
+import type { CreateBehaviourTagDto, UpdateBehaviourTagDto } from '../src/behaviour-tags/dto/behaviour-tag-body.dto';
+import { type AsSent, ctaBody, type CtaId, examples, tagBody, tagUpdateBody } from './fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
 import { untilAnotherTransactionWaits } from './lock-waits';
-
-const TAGS = '/engine/behaviour-tags';
-
-const headers = (tenantId: string, user = 'alice@example.com'): Record<string, string> => ({ 'x-tenant-id': tenantId, user });
+import { SdkClient } from './sdk-client';
 
 /** A LIST/LIST relation hiding `hide`. */
 const hiding = (hide: CtaId[]) => ({ shownCta: { rule: 'LIST', ctaList: [] }, hideCta: { rule: 'LIST', ctaList: hide } });
 
 /** The shared example tag with a name, linked CTAs, and a LIST/LIST relation hiding some of them. */
-const listTag = (name: string, linkedCtas: CtaId[], hide: CtaId[] = linkedCtas.slice(0, 1)): Record<string, any> =>
+const listTag = (name: string, linkedCtas: CtaId[], hide: CtaId[] = linkedCtas.slice(0, 1)): AsSent<CreateBehaviourTagDto> =>
   tagBody(name, linkedCtas, hiding(hide));
 
 /** The same body for an update (no name). */
-const updateBody = (linkedCtas: CtaId[], fields: Record<string, unknown> = {}): Record<string, any> => ({
+const updateBody = (linkedCtas: CtaId[], fields: Record<string, unknown> = {}): AsSent<UpdateBehaviourTagDto> => ({
   ...tagUpdateBody(linkedCtas, hiding(linkedCtas.slice(0, 1))),
   ...fields,
 });
-
-const tagPath = (name: string): string => `${TAGS}/${encodeURIComponent(name)}`;
 
 eachDatabase('behaviour tags', (database) => {
   let api: TestApp;
@@ -34,7 +30,8 @@ eachDatabase('behaviour tags', (database) => {
   });
   afterAll(() => api.close());
 
-  const admin = (tenantId: string): AdminClient => new AdminClient(api, tenantId, 'alice@example.com');
+  /** The tenant's admin API, as `user`. */
+  const admin = (tenantId: string, user = 'alice@example.com'): AdminClient => new AdminClient(api, tenantId, user);
 
   /** A draft CTA created through the admin API, as an operator would; returns its id. */
   async function createCta(tenantId: string): Promise<string> {
@@ -50,7 +47,7 @@ eachDatabase('behaviour tags', (database) => {
   }
 
   async function listTags(tenantId: string): Promise<any[]> {
-    const res = await api.get(TAGS, { 'x-tenant-id': tenantId });
+    const res = await admin(tenantId).tags.list();
     expect(res.status).toBe(200);
     return res.body.data.behaviourTags;
   }
@@ -60,7 +57,7 @@ eachDatabase('behaviour tags', (database) => {
   }
 
   async function createTag(tenantId: string, name: string, linkedCtas: CtaId[]): Promise<void> {
-    const res = await api.post(TAGS, listTag(name, linkedCtas), headers(tenantId));
+    const res = await admin(tenantId).tags.create(listTag(name, linkedCtas));
     expect(res.body).toEqual({});
     expect(res.status).toBe(200);
   }
@@ -70,12 +67,12 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const [first, second] = await createCtas(tenant, 2);
       const before = api.clock.now();
-      const res = await api.post(`${TAGS}/`, listTag('store-nudges', [Number(first), second]), headers(tenant, 'bob'));
+      const res = await admin(tenant, 'bob').tags.create(listTag('store-nudges', [Number(first), second]));
       const after = api.clock.now();
       expect(res.status).toBe(200);
       expect(res.body).toEqual({});
 
-      const list = await api.get(`${TAGS}/`, { 'x-tenant-id': tenant });
+      const list = await admin(tenant).tags.list();
       expect(list.status).toBe(200);
       expect(list.body).toEqual({
         data: {
@@ -106,7 +103,7 @@ eachDatabase('behaviour tags', (database) => {
       const [id] = await createCtas(tenant, 1);
       await createTag(tenant, 'empty', []);
       const { description: _description, ...body } = listTag('zeros', [`00${id}`, Number(id), id], [`0${id}`]);
-      expect((await api.post(TAGS, body, headers(tenant))).status).toBe(200);
+      expect((await admin(tenant).tags.create(body)).status).toBe(200);
       expect(await tagNamed(tenant, 'empty')).toMatchObject({ linkedCtas: [], description: examples.tag.description });
       expect(await tagNamed(tenant, 'zeros')).toMatchObject({
         description: null,
@@ -118,15 +115,15 @@ eachDatabase('behaviour tags', (database) => {
     it('answers CAMPAIGN_DUPLICATE_NAME for a taken name; names compare exactly', async () => {
       const tenant = unique('t');
       await createTag(tenant, 'promo', []);
-      const res = await api.post(TAGS, listTag('promo', []), headers(tenant));
+      const res = await admin(tenant).tags.create(listTag('promo', []));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('CAMPAIGN_DUPLICATE_NAME', "behaviourTagName: a behaviour tag named 'promo' already exists"));
       await createTag(tenant, 'Promo', []);
       expect((await listTags(tenant)).map((tag) => tag.name)).toEqual(['Promo', 'promo']);
       // MySQL/MariaDB would compare 'promo ' equal to 'promo': names never end (or start) with whitespace.
-      const padded = await api.post(TAGS, listTag('promo ', []), headers(tenant));
+      const padded = await admin(tenant).tags.create(listTag('promo ', []));
       expect(padded.body).toEqual(errorBody('CAMPAIGN_INVALID', 'behaviourTagName must not start or end with whitespace'));
-      const update = await api.put(tagPath('promo '), updateBody([]), headers(tenant));
+      const update = await admin(tenant).tags.update('promo ', updateBody([]));
       expect(update.body).toEqual(errorBody('CAMPAIGN_INVALID', "behaviour tag 'promo ' does not exist"));
     });
 
@@ -135,7 +132,7 @@ eachDatabase('behaviour tags', (database) => {
       const [idA] = await createCtas(a, 1);
       await createTag(a, 'shared', [idA]);
       // The other tenant cannot link tenant a's CTA: it does not exist there.
-      const res = await api.post(TAGS, listTag('shared', [idA]), headers(b));
+      const res = await admin(b).tags.create(listTag('shared', [idA]));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', `linkedCtas: CTA ${idA} does not exist`));
       await createTag(b, 'shared', []);
@@ -146,7 +143,7 @@ eachDatabase('behaviour tags', (database) => {
     it('requires the user header (INVALID_REQUEST) and writes nothing without it', async () => {
       const tenant = unique('t');
       for (const user of [undefined, '', '   ', 'u'.repeat(256)]) {
-        const res = await api.post(TAGS, listTag('no-user', []), { 'x-tenant-id': tenant, ...(user === undefined ? {} : { user }) });
+        const res = await admin(tenant).tags.create(listTag('no-user', []), { user });
         expect(res.status).toBe(400);
         expect(res.body).toEqual(errorBody('INVALID_REQUEST'));
       }
@@ -154,8 +151,8 @@ eachDatabase('behaviour tags', (database) => {
     });
 
     it('answers INVALID_REQUEST for a malformed tenant or malformed JSON', async () => {
-      expect((await api.post(TAGS, listTag('x', []), headers('bad tenant!'))).body).toEqual(errorBody('INVALID_REQUEST'));
-      const res = await api.request('POST', TAGS, { body: '{"behaviourTagName":', headers: headers(unique('t')) });
+      expect((await admin('bad tenant!').tags.create(listTag('x', []))).body).toEqual(errorBody('INVALID_REQUEST'));
+      const res = await admin(unique('t')).raw('POST', '/behaviour-tags', { body: '{"behaviourTagName":' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('INVALID_REQUEST'));
     });
@@ -196,7 +193,7 @@ eachDatabase('behaviour tags', (database) => {
       ],
     ])('rejects %s with CAMPAIGN_INVALID naming the field, writing nothing', async (_case, change, message) => {
       const tenant = unique('t');
-      const res = await api.post(TAGS, change(listTag('invalid', [])), headers(tenant));
+      const res = await admin(tenant).raw('POST', '/behaviour-tags', { body: change(listTag('invalid', [])) });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('CAMPAIGN_INVALID');
       expect(res.body.error.message).toContain(message);
@@ -206,7 +203,7 @@ eachDatabase('behaviour tags', (database) => {
     it('rejects linked ids that are not CTAs of the tenant, naming them', async () => {
       const tenant = unique('t');
       const [id] = await createCtas(tenant, 1);
-      const res = await api.post(TAGS, listTag('ghost', [id, '999999', 999998]), headers(tenant));
+      const res = await admin(tenant).tags.create(listTag('ghost', [id, '999999', 999998]));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', 'linkedCtas: CTAs 999999, 999998 do not exist'));
       expect(await listTags(tenant)).toEqual([]);
@@ -215,12 +212,12 @@ eachDatabase('behaviour tags', (database) => {
     it('rejects a ctaList id that is not linked, naming the list and the id', async () => {
       const tenant = unique('t');
       const [linked, other] = await createCtas(tenant, 2);
-      const res = await api.post(TAGS, listTag('lists', [linked], [linked, other]), headers(tenant));
+      const res = await admin(tenant).tags.create(listTag('lists', [linked], [linked, other]));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', `ctaRelation.hideCta.ctaList: CTA ${other} not in linkedCtas`));
       const shown = listTag('lists', [linked]);
       shown.ctaRelation.shownCta = { rule: 'LIST', ctaList: [Number(other)] };
-      expect((await api.post(TAGS, shown, headers(tenant))).body).toEqual(
+      expect((await admin(tenant).tags.create(shown)).body).toEqual(
         errorBody('CAMPAIGN_INVALID', `ctaRelation.shownCta.ctaList: CTA ${other} not in linkedCtas`),
       );
       expect(await listTags(tenant)).toEqual([]);
@@ -230,7 +227,7 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const [taken, free] = await createCtas(tenant, 2);
       await createTag(tenant, 'first owner', [taken]);
-      const res = await api.post(TAGS, listTag('second', [free, taken], [free]), headers(tenant));
+      const res = await admin(tenant).tags.create(listTag('second', [free, taken], [free]));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(
         errorBody(
@@ -250,7 +247,7 @@ eachDatabase('behaviour tags', (database) => {
       await admin(tenant).move(live, 'live');
       await admin(tenant).move(concluded, 'live', 'conclude');
       await admin(tenant).move(terminated, 'terminate');
-      const res = await api.post(TAGS, listTag('running', [draft, paused, live, concluded, terminated]), headers(tenant));
+      const res = await admin(tenant).tags.create(listTag('running', [draft, paused, live, concluded, terminated]));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(
         errorBody(
@@ -264,14 +261,10 @@ eachDatabase('behaviour tags', (database) => {
 
     it('refuses a scheduled CTA', async () => {
       const tenant = unique('t');
-      const res = await api.post(
-        '/engine/ctas',
-        ctaBody({ name: unique('scheduled'), startTime: api.clock.now() + 3_600_000 }),
-        headers(tenant),
-      );
+      const res = await admin(tenant).ctas.create(ctaBody({ name: unique('scheduled'), startTime: api.clock.now() + 3_600_000 }));
       const id = String(res.body.data);
       await admin(tenant).move(id, 'schedule');
-      const tag = await api.post(TAGS, listTag('later', [id]), headers(tenant));
+      const tag = await admin(tenant).tags.create(listTag('later', [id]));
       expect(tag.body).toEqual(
         errorBody('CAMPAIGN_INVALID', `linkedCtas: a new behaviour tag can link only draft or paused CTAs; CTA ${id} is scheduled`),
       );
@@ -290,7 +283,7 @@ eachDatabase('behaviour tags', (database) => {
         exposureRule: { session: { limit: 2 }, window: { limit: 5, unit: 'hours', value: 12 }, lifespan: { limit: 0 } },
         ctaRelation: { shownCta: { rule: 'LIST', ctaList: [added] }, hideCta: { rule: 'LIST', ctaList: [Number(kept)] } },
       });
-      const res = await api.put(tagPath('store-nudges'), body, headers(tenant, 'carol'));
+      const res = await admin(tenant, 'carol').tags.update('store-nudges', body);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({});
       expect(await tagNamed(tenant, 'store-nudges')).toEqual({
@@ -314,7 +307,7 @@ eachDatabase('behaviour tags', (database) => {
       const [id] = await createCtas(tenant, 1);
       await createTag(tenant, 'clear', [id]);
       const { description: _description, ...body } = updateBody([]);
-      expect((await api.put(tagPath('clear'), body, headers(tenant))).status).toBe(200);
+      expect((await admin(tenant).tags.update('clear', body)).status).toBe(200);
       expect(await tagNamed(tenant, 'clear')).toMatchObject({ description: null, linkedCtas: [] });
     });
 
@@ -322,7 +315,7 @@ eachDatabase('behaviour tags', (database) => {
       const [tenant, other] = [unique('t'), unique('t')];
       await createTag(other, 'elsewhere', []);
       for (const name of ['nope', 'elsewhere']) {
-        const res = await api.put(tagPath(name), updateBody([]), headers(tenant));
+        const res = await admin(tenant).tags.update(name, updateBody([]));
         expect(res.status).toBe(400);
         expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', `behaviour tag '${name}' does not exist`));
       }
@@ -333,7 +326,7 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       for (const name of ['store nudges', 'Été ✓ ニュース', 'a+b%c?d#e', 'team/promo']) {
         await createTag(tenant, name, []);
-        const res = await api.put(tagPath(name), updateBody([], { description: `updated ${name}` }), headers(tenant));
+        const res = await admin(tenant).tags.update(name, updateBody([], { description: `updated ${name}` }));
         expect(res.status).toBe(200);
         expect(await tagNamed(tenant, name)).toMatchObject({ description: `updated ${name}` });
       }
@@ -342,8 +335,8 @@ eachDatabase('behaviour tags', (database) => {
     it('tolerates the same name in the body but refuses a rename', async () => {
       const tenant = unique('t');
       await createTag(tenant, 'fixed', []);
-      expect((await api.put(tagPath('fixed'), updateBody([], { behaviourTagName: 'fixed' }), headers(tenant))).status).toBe(200);
-      const res = await api.put(tagPath('fixed'), updateBody([], { behaviourTagName: 'renamed', description: 'x' }), headers(tenant));
+      expect((await admin(tenant).tags.update('fixed', updateBody([], { behaviourTagName: 'fixed' }))).status).toBe(200);
+      const res = await admin(tenant).tags.update('fixed', updateBody([], { behaviourTagName: 'renamed', description: 'x' }));
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('CAMPAIGN_INVALID');
       expect(res.body.error.message).toMatch(/^behaviourTagName: a behaviour tag cannot be renamed/);
@@ -353,11 +346,11 @@ eachDatabase('behaviour tags', (database) => {
     it('validates the body like create (CAMPAIGN_INVALID naming the field) and requires the user header', async () => {
       const tenant = unique('t');
       await createTag(tenant, 'strict', []);
-      const bad = await api.put(tagPath('strict'), updateBody([], { exposureRule: { session: { limit: 1 } } }), headers(tenant));
+      const bad = await admin(tenant).tags.update('strict', updateBody([], { exposureRule: { session: { limit: 1 } } }));
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('CAMPAIGN_INVALID');
       expect(bad.body.error.message).toMatch(/^exposureRule\.window/);
-      const noUser = await api.put(tagPath('strict'), updateBody([]), { 'x-tenant-id': tenant });
+      const noUser = await admin(tenant).tags.update('strict', updateBody([]), { user: undefined });
       expect(noUser.body).toEqual(errorBody('INVALID_REQUEST', "header 'user' is required"));
       const tag = await tagNamed(tenant, 'strict');
       expect(tag).toMatchObject({ lastUpdatedBy: 'alice@example.com', exposureRule: examples.tag.exposureRule });
@@ -369,7 +362,7 @@ eachDatabase('behaviour tags', (database) => {
       const [mine, theirs, free] = await createCtas(tenant, 3);
       await createTag(tenant, 'mine', [mine]);
       await createTag(tenant, 'theirs', [theirs]);
-      const cases: [Record<string, any>, string][] = [
+      const cases: [AsSent<UpdateBehaviourTagDto>, string][] = [
         [updateBody([mine, '424242']), 'linkedCtas: CTA 424242 does not exist'],
         [
           updateBody([mine], { ctaRelation: { shownCta: { rule: 'LIST', ctaList: [free] }, hideCta: { rule: 'LIST', ctaList: [] } } }),
@@ -381,7 +374,7 @@ eachDatabase('behaviour tags', (database) => {
         ],
       ];
       for (const [body, message] of cases) {
-        const res = await api.put(tagPath('mine'), body, headers(tenant));
+        const res = await admin(tenant).tags.update('mine', body);
         expect(res.status).toBe(400);
         expect(res.body).toEqual(errorBody('CAMPAIGN_INVALID', message));
       }
@@ -390,7 +383,7 @@ eachDatabase('behaviour tags', (database) => {
         ['mine', [mine], examples.tag.description],
         ['theirs', [theirs], examples.tag.description],
       ]);
-      expect((await api.put(tagPath('mine'), updateBody([mine, free]), headers(tenant))).status).toBe(200);
+      expect((await admin(tenant).tags.update('mine', updateBody([mine, free]))).status).toBe(200);
     });
 
     it('changes a tag only while none of its CTAs, before or after, is live or scheduled', async () => {
@@ -401,12 +394,12 @@ eachDatabase('behaviour tags', (database) => {
       await admin(tenant).move(terminated, 'terminate');
       // Concluded and terminated CTAs no longer run: the tag may change, and keep them.
       expect(
-        (await api.put(tagPath('lifecycle'), updateBody([linked, concluded, terminated], { description: 'v2' }), headers(tenant))).status,
+        (await admin(tenant).tags.update('lifecycle', updateBody([linked, concluded, terminated], { description: 'v2' }))).status,
       ).toBe(200);
 
       // A live CTA among those linked before blocks the update, even one the update would drop.
       await admin(tenant).move(linked, 'live');
-      let res = await api.put(tagPath('lifecycle'), updateBody([concluded]), headers(tenant));
+      let res = await admin(tenant).tags.update('lifecycle', updateBody([concluded]));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(
         errorBody(
@@ -418,7 +411,7 @@ eachDatabase('behaviour tags', (database) => {
 
       // A live CTA among those linked after, too.
       await admin(tenant).move(live, 'live');
-      res = await api.put(tagPath('lifecycle'), updateBody([linked, live]), headers(tenant));
+      res = await admin(tenant).tags.update('lifecycle', updateBody([linked, live]));
       expect(res.body).toEqual(
         errorBody(
           'CAMPAIGN_INVALID',
@@ -427,7 +420,7 @@ eachDatabase('behaviour tags', (database) => {
       );
       expect(await tagNamed(tenant, 'lifecycle')).toMatchObject({ description: 'v2', linkedCtas: [linked, concluded, terminated] });
 
-      expect((await api.put(tagPath('lifecycle'), updateBody([linked]), headers(tenant))).status).toBe(200);
+      expect((await admin(tenant).tags.update('lifecycle', updateBody([linked]))).status).toBe(200);
       expect(await tagNamed(tenant, 'lifecycle')).toMatchObject({ linkedCtas: [linked] });
     });
   });
@@ -435,7 +428,7 @@ eachDatabase('behaviour tags', (database) => {
   describe('GET /engine/behaviour-tags', () => {
     it('answers an empty list for a tenant without tags, and lists by name', async () => {
       const tenant = unique('t');
-      expect((await api.get(TAGS, { 'x-tenant-id': tenant })).body).toEqual({ data: { behaviourTags: [] } });
+      expect((await admin(tenant).tags.list()).body).toEqual({ data: { behaviourTags: [] } });
       for (const name of ['beta', 'Alpha', 'alpha', 'ß-tag', '10', '9']) {
         await createTag(tenant, name, []);
       }
@@ -443,12 +436,12 @@ eachDatabase('behaviour tags', (database) => {
     });
 
     it('uses the default tenant without x-tenant-id and rejects a malformed one', async () => {
-      await api.post(TAGS, listTag('default-tenant-tag', []), { user: 'alice' });
-      expect((await api.get(TAGS)).body.data.behaviourTags.map((tag: any) => [tag.name, tag.tenantId])).toContainEqual([
-        'default-tenant-tag',
-        'default',
-      ]);
-      const res = await api.get(TAGS, { 'x-tenant-id': 'no spaces' });
+      const defaultTenant = admin('default', 'alice');
+      await defaultTenant.tags.create(listTag('default-tenant-tag', []), { 'x-tenant-id': undefined });
+      expect(
+        (await defaultTenant.tags.list({ 'x-tenant-id': undefined })).body.data.behaviourTags.map((tag) => [tag.name, tag.tenantId]),
+      ).toContainEqual(['default-tenant-tag', 'default']);
+      const res = await admin('no spaces').tags.list();
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody('INVALID_REQUEST'));
     });
@@ -461,8 +454,8 @@ eachDatabase('behaviour tags', (database) => {
         const [contested, a, b] = await createCtas(tenant, 3);
         const names = [unique('left'), unique('right')];
         const results = await Promise.all([
-          api.post(TAGS, listTag(names[0], [a, contested]), headers(tenant)),
-          api.post(TAGS, listTag(names[1], [contested, b]), headers(tenant)),
+          admin(tenant).tags.create(listTag(names[0], [a, contested])),
+          admin(tenant).tags.create(listTag(names[1], [contested, b])),
         ]);
         const winners = results.filter((res) => res.status === 200);
         expect(winners).toHaveLength(1);
@@ -489,8 +482,8 @@ eachDatabase('behaviour tags', (database) => {
         await createTag(tenant, existing, []);
         const created = unique('created');
         const results = await Promise.all([
-          api.put(tagPath(existing), updateBody([contested]), headers(tenant)),
-          api.post(TAGS, listTag(created, [contested]), headers(tenant)),
+          admin(tenant).tags.update(existing, updateBody([contested])),
+          admin(tenant).tags.create(listTag(created, [contested])),
         ]);
         expect(results.map((res) => res.status).sort()).toEqual([200, 400]);
         const owners = (await listTags(tenant)).filter((tag) => tag.linkedCtas.includes(contested));
@@ -512,7 +505,7 @@ eachDatabase('behaviour tags', (database) => {
       try {
         await writer.startTransaction();
         await writer.query('SELECT id FROM ctas WHERE tenant_id = ? AND id = ? FOR UPDATE', [tenant, Number(contested)]);
-        const update = api.put(tagPath('slow'), updateBody([contested]), headers(tenant));
+        const update = admin(tenant).tags.update('slow', updateBody([contested]));
         // The update has read its snapshot and now waits for the CTA's row.
         await untilAnotherTransactionWaits(writer);
         await writer.query('INSERT INTO behaviour_tag_ctas (tenant_id, cta_id, tag_name) VALUES (?, ?, ?)', [
@@ -545,7 +538,7 @@ eachDatabase('behaviour tags', (database) => {
           'INSERT INTO behaviour_tags (tenant_id, name, description, exposure_rule, cta_relation, created_at, created_by) VALUES (?, ?, NULL, ?, ?, 1, ?)',
           [tenant, 'contested', JSON.stringify(examples.tag.exposureRule), JSON.stringify(listTag('x', []).ctaRelation), 'other'],
         );
-        const create = api.post(TAGS, listTag('contested', []), headers(tenant));
+        const create = admin(tenant).tags.create(listTag('contested', []));
         // The create's name check found nothing; its insert now waits at the name key for our row.
         await untilAnotherTransactionWaits(writer);
         await writer.commitTransaction();
@@ -565,9 +558,9 @@ eachDatabase('behaviour tags', (database) => {
         const [a, b] = await createCtas(tenant, 2);
         const name = unique('same');
         const results = await Promise.all([
-          api.post(TAGS, listTag(name, [a]), headers(tenant, 'first')),
-          api.post(TAGS, listTag(name, [b]), headers(tenant, 'second')),
-          api.post(TAGS, listTag(name, []), headers(tenant, 'third')),
+          admin(tenant, 'first').tags.create(listTag(name, [a])),
+          admin(tenant, 'second').tags.create(listTag(name, [b])),
+          admin(tenant, 'third').tags.create(listTag(name, [])),
         ]);
         expect(results.map((res) => res.status).sort()).toEqual([200, 400, 400]);
         for (const loser of results.filter((res) => res.status === 400)) {
@@ -593,10 +586,10 @@ eachDatabase('behaviour tags', (database) => {
       const start = await revisions.current(tenant);
       await createTag(tenant, 'rev', [id]);
       expect(await revisions.current(tenant)).toBe(start + 1);
-      expect((await api.put(tagPath('rev'), updateBody([]), headers(tenant))).status).toBe(200);
+      expect((await admin(tenant).tags.update('rev', updateBody([]))).status).toBe(200);
       expect(await revisions.current(tenant)).toBe(start + 2);
-      expect((await api.post(TAGS, listTag('rev', []), headers(tenant))).status).toBe(400);
-      expect((await api.put(tagPath('rev'), updateBody(['777777']), headers(tenant))).status).toBe(400);
+      expect((await admin(tenant).tags.create(listTag('rev', []))).status).toBe(400);
+      expect((await admin(tenant).tags.update('rev', updateBody(['777777']))).status).toBe(400);
       expect(await revisions.current(tenant)).toBe(start + 2);
     });
 
@@ -606,9 +599,9 @@ eachDatabase('behaviour tags', (database) => {
       await createTag(tenant, 'store-nudges', [tagged]);
       await admin(tenant).move(tagged, 'live');
       await admin(tenant).move(untagged, 'live');
-      const res = await api.post('/cta/active/state-machines', {}, { 'x-tenant-id': tenant, 'auth-userid': '77', api_version: '1' });
+      const res = await new SdkClient(api, tenant, '77').launch({});
       expect(res.status).toBe(200);
-      const byId = new Map(res.body.data.ctas.map((cta: any) => [cta.ctaId, cta.behaviourTagName]));
+      const byId = new Map(res.body.data.ctas.map((cta) => [cta.ctaId, cta.behaviourTagName]));
       expect(byId).toEqual(
         new Map([
           [tagged, 'store-nudges'],
@@ -630,23 +623,23 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const [tagged, other, untagged] = await createCtas(tenant, 3);
       await createTag(tenant, 'reads tag', [tagged, other]);
-      expect((await api.get(`/engine/ctas/${tagged}`, { 'x-tenant-id': tenant })).body.data.behaviourTags).toEqual(['reads tag']);
-      expect((await api.get(`/engine/ctas/${untagged}`, { 'x-tenant-id': tenant })).body.data.behaviourTags).toEqual([]);
+      expect((await admin(tenant).ctas.get(tagged)).body.data.behaviourTags).toEqual(['reads tag']);
+      expect((await admin(tenant).ctas.get(untagged)).body.data.behaviourTags).toEqual([]);
 
-      const list = await api.get(`/engine/ctas?behaviourTag=${encodeURIComponent('reads tag')}`, { 'x-tenant-id': tenant });
+      const list = await admin(tenant).ctas.list({ behaviourTag: 'reads tag' });
       expect(list.status).toBe(200);
-      expect(list.body.data.ctas.map((cta: any) => String(cta.id)).sort()).toEqual([tagged, other].sort());
+      expect(list.body.data.ctas.map((cta) => String(cta.id)).sort()).toEqual([tagged, other].sort());
       expect(list.body.data.totalEntries).toBe(2);
 
       // After an update the reads follow the new linked set at once.
-      expect((await api.put(tagPath('reads tag'), updateBody([untagged]), headers(tenant))).status).toBe(200);
-      expect((await api.get(`/engine/ctas/${tagged}`, { 'x-tenant-id': tenant })).body.data.behaviourTags).toEqual([]);
-      expect((await api.get(`/engine/ctas/${untagged}`, { 'x-tenant-id': tenant })).body.data.behaviourTags).toEqual(['reads tag']);
-      const after = await api.get(`/engine/ctas?behaviourTag=${encodeURIComponent('reads tag')}`, { 'x-tenant-id': tenant });
-      expect(after.body.data.ctas.map((cta: any) => String(cta.id))).toEqual([untagged]);
+      expect((await admin(tenant).tags.update('reads tag', updateBody([untagged]))).status).toBe(200);
+      expect((await admin(tenant).ctas.get(tagged)).body.data.behaviourTags).toEqual([]);
+      expect((await admin(tenant).ctas.get(untagged)).body.data.behaviourTags).toEqual(['reads tag']);
+      const after = await admin(tenant).ctas.list({ behaviourTag: 'reads tag' });
+      expect(after.body.data.ctas.map((cta) => String(cta.id))).toEqual([untagged]);
 
       // Another tenant's filter by the same name finds nothing.
-      const elsewhere = await api.get(`/engine/ctas?behaviourTag=${encodeURIComponent('reads tag')}`, { 'x-tenant-id': unique('t') });
+      const elsewhere = await admin(unique('t')).ctas.list({ behaviourTag: 'reads tag' });
       expect(elsewhere.body.data.ctas).toEqual([]);
     });
   });
