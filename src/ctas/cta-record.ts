@@ -1,5 +1,6 @@
 import type { CtaEntity } from './cta.entity';
 import type { CtaRule, CtaStatus } from './cta.types';
+import type { CtaFieldsDto } from './dto/cta-body.dto';
 
 /** A CTA as the admin API answers it (seed "CTA" resource). */
 export interface CtaRecord {
@@ -23,6 +24,12 @@ export interface CtaRecord {
 /** `ctaValidTill` is derived, never stored: the end time, else a test CTA's expiry, else null (DESIGN §5). */
 export const ctaValidTill = (cta: Pick<CtaEntity, 'endTime' | 'isTest' | 'expiresAt'>): number | null =>
   cta.endTime ?? (cta.isTest ? cta.expiresAt : null);
+
+/** What a restore puts back of a CTA as recorded: the fields an update sends (`ctaValidTill` is derived, so left out of the rule). */
+export function editableFields({ description, tags, team, startTime, endTime, rule }: CtaRecord): CtaFieldsDto {
+  const { ctaValidTill: _derived, ...storedRule } = rule;
+  return { description, tags, team, startTime, endTime, rule: storedRule };
+}
 
 /** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id. */
 export interface CtaLinks {
