@@ -1,8 +1,9 @@
 import type { EventDefinitionDto } from '../src/events/dto/event-definition.dto';
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { AdminClient } from './admin-client';
-import { auditSuite, expectPatchLeadsToAfter, HOUR, property } from './audit';
+import { auditSuite, expectPatchLeadsToAfter, property } from './audit';
 import { ctaBody, examples, tagBody } from './fixtures';
+import { HOUR } from './test-clock';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
 /** The entry each kind of admin write (CTAs, status changes, test CTAs, tags, events) and the periodic job records. */

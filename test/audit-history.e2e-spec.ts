@@ -1,6 +1,7 @@
 import { PeriodicJobsService } from '../src/common/periodic-jobs.service';
 import { AdminClient } from './admin-client';
-import { auditSuite, DAY } from './audit';
+import { auditSuite } from './audit';
+import { DAY } from './test-clock';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
 /** `GET /engine/audit` and `GET /engine/ctas/{id}/history`: paging, filters, refusals, tenants; and the retention purge. */

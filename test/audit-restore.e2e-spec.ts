@@ -1,6 +1,7 @@
 import { AdminClient } from './admin-client';
-import { auditSuite, expectPatchLeadsToAfter, HOUR } from './audit';
+import { auditSuite, expectPatchLeadsToAfter } from './audit';
 import { examples } from './fixtures';
+import { HOUR } from './test-clock';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
 /** `POST /engine/ctas/{id}/restore/{auditId}`: putting a CTA back to a version in its history. */

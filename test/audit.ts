@@ -7,9 +7,6 @@ import type { TestApp } from './harness';
 
 /** Shared by the audit suites (audit-*.e2e-spec.ts). */
 
-export const HOUR = 60 * 60 * 1000;
-export const DAY = 24 * HOUR;
-
 export const property = (propertyName: string) => ({ propertyName, type: 'string', isMandatory: true });
 
 /** A CTA rule whose audience is the cohort `name`. */

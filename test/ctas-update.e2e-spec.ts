@@ -1,5 +1,5 @@
 import { AdminClient } from './admin-client';
-import { DAY, MINUTE } from './ctas';
+import { DAY, MINUTE } from './test-clock';
 import { ctaBody, examples } from './fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
