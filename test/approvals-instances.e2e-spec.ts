@@ -38,8 +38,8 @@ describeOnMysql(`approvals on two instances [${CLUSTER_KIND}]`, () => {
   const operators = () => {
     const tenant = `approvals-instances-${++tenants}`;
     return {
-      alice: new AdminClient(a, tenant, 'alice@example.com', 'alice-key'),
-      bob: new AdminClient(b, tenant, 'bob@example.com', 'bob-key'),
+      alice: new AdminClient(a, tenant, 'alice@example.com', { headers: { 'x-api-key': 'alice-key' } }),
+      bob: new AdminClient(b, tenant, 'bob@example.com', { headers: { 'x-api-key': 'bob-key' } }),
     };
   };
   /** A Galera node applies other nodes' commits a moment later: a read of another node's write waits for them (wsrep_sync_wait). */

@@ -7,7 +7,7 @@ import { InjectOrchestrationDataSource } from '../database/orchestration-data-so
 import { TransactionRunner } from '../database/transaction-runner';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { AuditEntryEntity } from './audit-entry.entity';
-import type { AuditedChange, AuditEntry, AuditPage, ChangeOrigin } from './audit.types';
+import type { AuditedChange, AuditEntityType, AuditEntry, AuditPage, ChangeOrigin } from './audit.types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -35,6 +35,14 @@ export interface TenantChange extends AuditedChange {
 /** RFC 6902 patch from `before` to `after`; a record appearing or disappearing replaces the whole document. */
 export function patchBetween(before: object | null, after: object | null): Operation[] {
   return before === null || after === null ? [{ op: 'replace', path: '', value: after }] : compare(before, after);
+}
+
+/**
+ * The version of one record an entry holds, for a restore: the entry's `after` when the entry is about
+ * that record and the change left one; null for another record's entry, a delete, or no entry.
+ */
+export function recordedVersion(entry: AuditEntry | null, entityType: AuditEntityType, entityId: string): object | null {
+  return entry !== null && entry.entityType === entityType && entry.entityId === entityId ? entry.after : null;
 }
 
 const toEntry = (row: AuditEntryEntity): AuditEntry => ({

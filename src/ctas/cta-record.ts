@@ -1,6 +1,7 @@
 import { approvalOfContent, CtaApproval, StoredApproval } from '../approvals/cta-approvals';
 import type { CtaEntity } from './cta.entity';
 import type { CtaRule, CtaStatus } from './cta.types';
+import type { CtaFieldsDto } from './dto/cta-body.dto';
 
 /** A CTA as the admin API answers it (seed "CTA" resource). */
 export interface CtaRecord {
@@ -58,6 +59,12 @@ const ruleAsRead = (cta: CtaEntity): CtaRecord['rule'] => ({
   ...('frequency' in cta.rule ? { frequency: frequencyAsRead(cta.rule.frequency) as CtaRule['frequency'] } : {}),
   ctaValidTill: ctaValidTill(cta),
 });
+
+/** What a restore puts back of a CTA as recorded: the fields an update sends (`ctaValidTill` is derived, so left out of the rule). */
+export function editableFields({ description, tags, team, startTime, endTime, rule }: CtaRecord): CtaFieldsDto {
+  const { ctaValidTill: _derived, ...storedRule } = rule;
+  return { description, tags, team, startTime, endTime, rule: storedRule };
+}
 
 /** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id; their approvals while approvals are required. */
 export interface CtaLinks {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuditLog } from '../audit/audit-log.service';
+import { AuditLog, recordedVersion } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock, describeInstant } from '../common/clock';
@@ -14,7 +14,7 @@ import { InjectOrchestrationDataSource } from '../database/orchestration-data-so
 import { forUpdate } from '../database/row-lock';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
-import type { CtaRecord } from './cta-record';
+import { type CtaRecord, editableFields } from './cta-record';
 import { CtaRecords } from './cta-records.service';
 import { checkCtaRule } from './cta-rule';
 import { stateGraphChange } from './cta-state-graph';
@@ -98,21 +98,20 @@ export class CtasService {
 
   /**
    * Puts the editable fields back to an audit entry's `after` (docs/decisions/0009-audit-in-the-same-transaction.md): an update in every
-   * respect (draft or paused only, the same validation), recorded as a `restore`.
+   * respect (the same validation and status rules, live edits included), recorded as a `restore`.
    */
   async restore(tenantId: string, user: string, rawId: string, rawAuditId: string, origin: ChangeOrigin): Promise<void> {
     const id = parseCtaId(rawId);
     const auditId = parseCtaIdValue(rawAuditId);
     const entry = auditId === null ? null : await this.audit.entry(this.dataSource.manager, tenantId, auditId);
-    if (!entry || entry.entityType !== 'cta' || entry.entityId !== String(id) || entry.after === null) {
+    const version = recordedVersion(entry, 'cta', String(id)) as CtaRecord | null;
+    if (version === null) {
       if (!(await this.dataSource.manager.existsBy(CtaEntity, { tenantId, id, isTest: false }))) {
         throw unknownCta(id);
       }
       throw invalidRequest(`audit entry '${rawAuditId}' is not an entry of CTA ${id}`);
     }
-    const { description, tags, team, startTime, endTime, rule } = entry.after as CtaRecord;
-    const { ctaValidTill: _derived, ...storedRule } = rule;
-    await this.edit(tenantId, user, id, { description, tags, team, startTime, endTime, rule: storedRule }, origin, 'restore');
+    await this.edit(tenantId, user, id, editableFields(version), origin, 'restore');
   }
 
   /**
