@@ -15,6 +15,8 @@ import { TestCtasController } from './ctas/test-ctas.controller';
 import { mountControllers } from './http/mount-controllers';
 import { EventsController } from './events/events.controller';
 import { EventsModule } from './events/events.module';
+import { InsightsController } from './insights/insights.controller';
+import { InsightsModule } from './insights/insights.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
 import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
 import { OrchestrationCoreModule } from './orchestration-core.module';
@@ -43,6 +45,7 @@ const FEATURE_MODULES: Type[] = [
   EventsModule,
   NudgePreviewModule,
   SdkModule,
+  InsightsModule,
 ];
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
@@ -55,6 +58,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   EventsController,
   NudgePreviewAdminController,
   AuditController,
+  InsightsController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 

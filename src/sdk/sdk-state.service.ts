@@ -26,6 +26,8 @@ import {
   withinLimits,
 } from './user-state';
 import { UserStateStore } from './user-state.store';
+import { insightBaseline } from '../insights/insight-changes';
+import { insightStatements } from '../insights/insight-pending';
 
 const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
 
@@ -107,6 +109,8 @@ export class SdkStateService {
       for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
         const stored = await this.store.read(tenantId, userId);
         const state = stored ? parseUserState(stored.json) : emptyUserState();
+        // Counted in the write's own transaction, against the version it replaces (docs/decisions/0018-campaign-insights.md).
+        const baseline = insightBaseline(state);
         if (!current && dropsOnCatalogueWord(state, request, catalogue, this.clock.now())) {
           catalogue = await this.catalogueCache.revalidated(tenantId, mark);
           current = true;
@@ -116,7 +120,10 @@ export class SdkStateService {
         pruneUserState(state, catalogue, now);
         const { json, truncations } = boundUserState(state, this.limits);
         const unchanged = stored ? json === stored.json : state.ctas.size === 0 && state.tags.size === 0;
-        if (unchanged || (await this.store.write(tenantId, userId, json, stored?.version, now))) {
+        if (
+          unchanged ||
+          (await this.store.write(tenantId, userId, json, stored?.version, now, insightStatements(tenantId, baseline, state)))
+        ) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);
           return { state: userStateJson(state), catalogue };
@@ -148,10 +155,11 @@ export class SdkStateService {
     }
     // Something to drop (rare): from the whole document.
     const pruned = parseUserState(stored.json);
+    const baseline = insightBaseline(pruned);
     pruneUserState(pruned, catalogue, now);
     const { json, truncations } = boundUserState(pruned, this.limits);
     // A lost race here only means a merge stored a newer document, which it pruned itself.
-    if (await this.store.write(tenantId, userId, json, stored.version, now)) {
+    if (await this.store.write(tenantId, userId, json, stored.version, now, insightStatements(tenantId, baseline, pruned))) {
       this.reportTruncations(tenantId, userId, truncations);
     }
     return { state: userStateJson(pruned), catalogue };

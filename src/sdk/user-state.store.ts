@@ -6,6 +6,7 @@ import { ReadBatcher } from '../common/read-batcher';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
 import { isDeadlockError } from '../database/driver-error';
 import { executeOnPool, type MysqlPool } from '../database/driver-reads';
+import { type SqlStatement, transactionOnPool } from '../database/pool-transaction';
 
 /** A user's state document as stored, with the version its conditional update checks. */
 export interface StoredUserState {
@@ -29,6 +30,10 @@ interface PendingRead {
  *
  * Reads are batched (`ReadBatcher`): the reads of one tenant issued in the same turn
  * of the event loop go out as one primary-key query.
+ *
+ * A write may carry statements to run with it (the insights' pending rows,
+ * docs/decisions/0018-campaign-insights.md): then it is one transaction, and they commit only with a
+ * write that stored the document; a write without them stays one statement.
  */
 export abstract class UserStateStore {
   private readonly reads = new ReadBatcher<PendingRead>((tenantId, reads) => this.readBatch(tenantId, reads));
@@ -37,8 +42,15 @@ export abstract class UserStateStore {
     return new Promise((resolve, reject) => this.reads.add(tenantId, { userId, resolve, reject }));
   }
 
-  /** `expectedVersion` undefined: insert a new row. */
-  abstract write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean>;
+  /** `expectedVersion` undefined: insert a new row. `alongside` run in the same transaction, only when the document is stored. */
+  abstract write(
+    tenantId: string,
+    userId: string,
+    json: string,
+    expectedVersion: number | undefined,
+    now: number,
+    alongside?: readonly SqlStatement[],
+  ): Promise<boolean>;
 
   /** The stored rows of up to MAX_READ_BATCH distinct users of one tenant (absent users have none). */
   protected abstract readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]>;
@@ -70,6 +82,8 @@ const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
 interface SqliteDatabase {
   readonly inTransaction: boolean;
   prepare(sql: string): SqliteStatement;
+  /** `work` wrapped in BEGIN … COMMIT (ROLLBACK when it throws). */
+  transaction<T>(work: () => T): () => T;
 }
 interface SqliteStatement {
   all(...parameters: unknown[]): unknown[];
@@ -89,6 +103,7 @@ class SqliteUserStateStore extends UserStateStore {
   private statements?: { update: SqliteStatement; insert: SqliteStatement };
   /** By number of users. */
   private readonly selects = new Map<number, SqliteStatement>();
+  private readonly alongside = new Map<string, SqliteStatement>();
 
   constructor(private readonly database: SqliteDatabase) {
     super();
@@ -100,7 +115,14 @@ class SqliteUserStateStore extends UserStateStore {
     return Promise.resolve(select.all(tenantId, ...userIds) as UserStateRow[]);
   }
 
-  async write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean> {
+  async write(
+    tenantId: string,
+    userId: string,
+    json: string,
+    expectedVersion: number | undefined,
+    now: number,
+    alongside: readonly SqlStatement[] = [],
+  ): Promise<boolean> {
     const startedAt = Date.now();
     while (this.database.inTransaction) {
       if (Date.now() - startedAt > SQLITE_TRANSACTION_WAIT_MS) {
@@ -108,6 +130,20 @@ class SqliteUserStateStore extends UserStateStore {
       }
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
+    if (alongside.length === 0) {
+      return this.writeDocument(tenantId, userId, json, expectedVersion, now);
+    }
+    // Synchronous from BEGIN to COMMIT: nothing else in the process runs in between.
+    return this.database.transaction(() => {
+      const stored = this.writeDocument(tenantId, userId, json, expectedVersion, now);
+      if (stored) {
+        alongside.forEach(({ sql, values }) => this.prepare(sql).run(...values));
+      }
+      return stored;
+    })();
+  }
+
+  private writeDocument(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): boolean {
     const { update, insert } = this.prepared();
     if (expectedVersion !== undefined) {
       return update.run(json, now, tenantId, userId, expectedVersion).changes === 1;
@@ -131,6 +167,13 @@ class SqliteUserStateStore extends UserStateStore {
     };
     return this.statements;
   }
+
+  /** The statements run alongside writes, by SQL text (their callers keep the texts few). */
+  private prepare(sql: string): SqliteStatement {
+    let statement = this.alongside.get(sql);
+    if (!statement) this.alongside.set(sql, (statement = this.database.prepare(sql)));
+    return statement;
+  }
 }
 
 /** mysql2's `execute` prepares each statement once per pooled connection and reuses it. */
@@ -143,14 +186,35 @@ class MysqlUserStateStore extends UserStateStore {
     return (await this.execute(selectUsers(userIds.length), [tenantId, ...userIds])) as UserStateRow[];
   }
 
-  async write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean> {
-    try {
+  async write(
+    tenantId: string,
+    userId: string,
+    json: string,
+    expectedVersion: number | undefined,
+    now: number,
+    alongside: readonly SqlStatement[] = [],
+  ): Promise<boolean> {
+    const writeDocument = async (execute: (sql: string, values: unknown[]) => Promise<unknown>): Promise<boolean> => {
       if (expectedVersion !== undefined) {
-        const result = (await this.execute(UPDATE, [json, now, tenantId, userId, expectedVersion])) as { affectedRows: number };
+        const result = (await execute(UPDATE, [json, now, tenantId, userId, expectedVersion])) as { affectedRows: number };
         return result.affectedRows === 1;
       }
-      await this.execute(INSERT, [tenantId, userId, json, now]);
+      await execute(INSERT, [tenantId, userId, json, now]);
       return true;
+    };
+    try {
+      if (alongside.length === 0) {
+        return await writeDocument((sql, values) => this.execute(sql, values));
+      }
+      return await transactionOnPool(this.pool(), async (execute) => {
+        if (!(await writeDocument(execute))) {
+          return false;
+        }
+        for (const { sql, values } of alongside) {
+          await execute(sql, values);
+        }
+        return true;
+      });
     } catch (error) {
       // Another writer got there first: a duplicate new row, or (Galera) a certification
       // conflict with a write made through another node, reported as a deadlock.
