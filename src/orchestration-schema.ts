@@ -13,7 +13,6 @@ import { CtaEntity } from './ctas/cta.entity';
 import { EventDefinitionEntity } from './events/event-definition.entity';
 import { InsightCtaEntity } from './insights/insight-cta.entity';
 import { InsightDayEntity } from './insights/insight-day.entity';
-import { InsightPendingEntity } from './insights/insight-pending.entity';
 import { InsightStateEntity } from './insights/insight-state.entity';
 import { NudgePreviewEntity } from './nudge-preview/nudge-preview.entity';
 import { PeriodicJobLeaseEntity } from './scheduling/periodic-job-lease.entity';
@@ -63,7 +62,6 @@ export const ORCHESTRATION_ENTITIES = [
   // approvals
   CtaApprovalEntity,
   // insights
-  InsightPendingEntity,
   InsightDayEntity,
   InsightCtaEntity,
   InsightStateEntity,

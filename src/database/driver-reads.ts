@@ -18,17 +18,15 @@ interface SqliteDatabase {
 
 type MysqlCallback<T> = (error: (Error & { code?: string }) | null, result: T) => void;
 
-/** The parts of a mysql2 (callback API) pooled connection used on the hot paths. */
-export interface MysqlConnection {
-  execute(options: { sql: string; values: unknown[]; timeout: number; rowsAsArray?: boolean }, callback: MysqlCallback<unknown>): void;
-  query(options: { sql: string; timeout: number }, callback: MysqlCallback<unknown>): void;
-  release(): void;
-  destroy(): void;
-}
-
-/** The parts of a mysql2 (callback API) pool used on the hot paths. */
+/** The parts of a mysql2 (callback API) pool and its connections used on the hot paths. */
 export interface MysqlPool {
-  getConnection(callback: MysqlCallback<MysqlConnection>): void;
+  getConnection(
+    callback: MysqlCallback<{
+      execute(options: { sql: string; values: unknown[]; timeout: number; rowsAsArray?: boolean }, callback: MysqlCallback<unknown>): void;
+      release(): void;
+      destroy(): void;
+    }>,
+  ): void;
 }
 
 /**

@@ -39,6 +39,9 @@ interface CtaBefore {
 /** The state a write replaces, as counting needs it; taken before the merge changes the parsed document. */
 export type InsightBaseline = Map<string, CtaBefore>;
 
+/** What counting reads of a user's state. */
+export type UserStateForInsights = Pick<UserState, 'ctas'>;
+
 function machinesByState(machines: Iterable<{ currentState: string }>): Map<string, number> {
   const counts = new Map<string, number>();
   for (const { currentState } of machines) {
@@ -47,7 +50,7 @@ function machinesByState(machines: Iterable<{ currentState: string }>): Map<stri
   return counts;
 }
 
-export function insightBaseline(state: UserState): InsightBaseline {
+export function insightBaseline(state: UserStateForInsights): InsightBaseline {
   const baseline: InsightBaseline = new Map();
   for (const [ctaId, cta] of state.ctas) {
     baseline.set(ctaId, {
@@ -95,7 +98,7 @@ const NO_LIST: number[] = [];
 const NO_MACHINES = new Map<string, number>();
 
 /** What the write of `state` over the document of `baseline` adds to the insights of each CTA; CTAs without change are left out. */
-export function insightChanges(baseline: InsightBaseline, state: UserState): InsightChange[] {
+export function insightChanges(baseline: InsightBaseline, state: UserStateForInsights): InsightChange[] {
   const changes: InsightChange[] = [];
   const ctaIds = new Set([...baseline.keys(), ...state.ctas.keys()]);
   for (const ctaId of ctaIds) {

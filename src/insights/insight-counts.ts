@@ -1,12 +1,12 @@
-import type { PendingChange } from './insight-pending';
+import type { InsightChange } from './insight-changes';
 
 /** Actions, resets and new users of one day. */
 export type DayCounts = [actions: number, resets: number, newUsers: number];
 
 /**
- * One CTA's counts, added up: from pending rows (what the fold adds to the folded rows), or from
- * the folded rows and then the pending ones (what a read answers). One sum for both, so a read
- * answers the same before and after the fold.
+ * One CTA's counts, added up: a user's pending changes (insight-pending.ts), the pending changes
+ * the fold adds to the folded rows, or the folded rows and then the pending changes (what a read
+ * answers). One sum for all, so a read answers the same before and after the fold.
  */
 export class CtaCounts {
   /** By day number. */
@@ -33,8 +33,8 @@ export class CtaCounts {
     this.states.set(state, (this.states.get(state) ?? 0) + machines);
   }
 
-  /** A pending row's change. */
-  add({ days, users, states }: PendingChange): void {
+  /** A change a write counted (InsightChange), or a user's pending changes of the CTA. */
+  add({ days, users, states }: Pick<InsightChange, 'days' | 'users' | 'states'>): void {
     for (const [day, actions, resets, newUsers] of days) {
       this.addDay(day, actions, resets, newUsers);
       this.usersReached += newUsers;

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { unknownCta, parseCtaId } from '../ctas/cta-id';
 import { CtaSummaries } from '../ctas/cta-summaries.reader';
 import { causalReadPrefix } from '../database/causal-reads';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
+import { pendingInsightsOf } from '../sdk/pending-insights';
 import { dayOf } from './insight-changes';
 import { CountsByCta, CtaCounts } from './insight-counts';
-import { readPendingCounts } from './insight-pending';
+import { readPending } from './insight-pending';
 import { DayRange, dayRange, dayText } from './insight-range';
 import type { CtaInsights, InsightsDay, InsightsOverview, InsightsTotals } from './insights.types';
 
@@ -19,11 +20,9 @@ const DAY_COUNTS_OF_CTA =
   'SELECT day, actions, resets, new_users FROM insight_days WHERE tenant_id = ? AND cta_id = ? AND day >= ? AND day <= ?';
 const USERS_OF_CTA = 'SELECT users, users_reached FROM insight_ctas WHERE tenant_id = ? AND cta_id = ?';
 const STATES_OF_CTA = 'SELECT state, machines FROM insight_states WHERE tenant_id = ? AND cta_id = ?';
-const PENDING_OF_CTA = 'SELECT counts FROM insight_pending WHERE tenant_id = ? AND cta_id = ?';
 const RANGE_SUMS_OF_TENANT =
   'SELECT cta_id, SUM(actions) AS actions, SUM(resets) AS resets FROM insight_days WHERE tenant_id = ? AND day >= ? AND day <= ? GROUP BY cta_id';
 const REACHED_OF_TENANT = 'SELECT cta_id, users_reached FROM insight_ctas WHERE tenant_id = ?';
-const PENDING_OF_TENANT = 'SELECT cta_id, counts FROM insight_pending WHERE tenant_id = ?';
 
 /** Actions and resets of the range's days, and users reached ever. */
 function totalsOf(counts: CtaCounts, { from, to }: DayRange): InsightsTotals {
@@ -38,9 +37,9 @@ function totalsOf(counts: CtaCounts, { from, to }: DayRange): InsightsTotals {
 }
 
 /**
- * The insights reads (docs/decisions/0018-campaign-insights.md): the folded rows plus the pending rows
- * not folded yet, read in one transaction, so a read sees the fold's batches whole or not at all and
- * answers the same before and after them; exact as soon as the write that counted is acknowledged.
+ * The insights reads (docs/decisions/0018-campaign-insights.md): the folded rows plus the users' pending
+ * insights not folded yet, read in one transaction, so a read sees the fold's batches whole or not at
+ * all and answers the same before and after them; exact as soon as the write that counted is acknowledged.
  */
 @Injectable()
 export class InsightsService {
@@ -57,7 +56,7 @@ export class InsightsService {
     if (!(await this.ctas.one(tenantId, id))) {
       throw unknownCta(rawId);
     }
-    const counts = await this.snapshot(async (select) => {
+    const counts = await this.snapshot(async (select, manager) => {
       const read = new CtaCounts();
       for (const row of await select(DAY_COUNTS_OF_CTA, [tenantId, id, range.from, range.to])) {
         read.addDay(Number(row.day), Number(row.actions), Number(row.resets), Number(row.new_users));
@@ -68,8 +67,10 @@ export class InsightsService {
       for (const row of await select(STATES_OF_CTA, [tenantId, id])) {
         read.addMachines(String(row.state), Number(row.machines));
       }
-      for (const row of await select(PENDING_OF_CTA, [tenantId, id])) {
-        read.add(readPendingCounts(String(row.counts)));
+      for (const pending of await pendingInsightsOf(manager, tenantId)) {
+        readPending(pending)
+          .filter((change) => change.ctaId === String(id))
+          .forEach((change) => read.add(change));
       }
       return read;
     });
@@ -95,7 +96,7 @@ export class InsightsService {
     const range = dayRange(query, dayOf(this.clock.now()));
     const [ctas, counts] = await Promise.all([
       this.ctas.all(tenantId),
-      this.snapshot(async (select) => {
+      this.snapshot(async (select, manager) => {
         const read = new CountsByCta();
         // The folded days' sums over the range, added as one day of it.
         for (const row of await select(RANGE_SUMS_OF_TENANT, [tenantId, range.from, range.to])) {
@@ -104,8 +105,8 @@ export class InsightsService {
         for (const row of await select(REACHED_OF_TENANT, [tenantId])) {
           read.of(Number(row.cta_id)).usersReached = Number(row.users_reached);
         }
-        for (const row of await select(PENDING_OF_TENANT, [tenantId])) {
-          read.of(Number(row.cta_id)).add(readPendingCounts(String(row.counts)));
+        for (const pending of await pendingInsightsOf(manager, tenantId)) {
+          readPending(pending).forEach((change) => read.of(Number(change.ctaId)).add(change));
         }
         return read;
       }),
@@ -121,19 +122,20 @@ export class InsightsService {
   }
 
   /**
-   * `read`'s SELECTs in one transaction: one snapshot on MySQL/MariaDB (the first SELECT also waits
-   * for the writes other Galera nodes acknowledged), and on SQLite none of the fold's batches runs
-   * between them.
+   * `read`'s reads in one transaction, `select` first: one snapshot on MySQL/MariaDB (the first SELECT
+   * also waits for the writes other Galera nodes acknowledged), and on SQLite neither a fold batch nor
+   * a state write runs between them.
    */
-  private async snapshot<T>(read: (select: Select) => Promise<T>): Promise<T> {
+  private async snapshot<T>(read: (select: Select, manager: EntityManager) => Promise<T>): Promise<T> {
     const causal = await causalReadPrefix(this.dataSource);
     return this.transactions.run((manager) => {
       let prefix = causal;
-      return read((sql, values) => {
+      const select: Select = (sql, values) => {
         const statement = prefix + sql;
         prefix = '';
         return manager.query(statement, values);
-      });
+      };
+      return read(select, manager);
     });
   }
 }

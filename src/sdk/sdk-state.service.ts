@@ -25,9 +25,9 @@ import {
   userStateJson,
   withinLimits,
 } from './user-state';
-import { UserStateStore } from './user-state.store';
-import { insightBaseline } from '../insights/insight-changes';
-import { insightStatements } from '../insights/insight-pending';
+import { PendingInsightsWrite, StoredUserState, UserStateStore } from './user-state.store';
+import { insightBaseline, insightChanges, InsightBaseline, UserStateForInsights } from '../insights/insight-changes';
+import { addToPending } from '../insights/insight-pending';
 
 const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
 
@@ -39,6 +39,19 @@ const MAX_MERGE_ATTEMPTS = 20;
  * retry before then only loses again.
  */
 const MERGE_BACKOFF_MS = 5;
+
+/**
+ * The user's pending insights once `state` replaces the stored document of `baseline`: what the
+ * write counted, stored by the same conditional statement (docs/decisions/0018-campaign-insights.md).
+ */
+const pendingAfter = (
+  stored: StoredUserState | undefined,
+  baseline: InsightBaseline,
+  state: UserStateForInsights,
+): PendingInsightsWrite => ({
+  text: addToPending(stored?.pendingInsights ?? null, insightChanges(baseline, state)),
+  sinceBefore: stored?.pendingSince ?? null,
+});
 
 /** The user's state after a merge or prune (as the answer carries it), and the catalogue it was decided on. */
 interface Decided {
@@ -109,7 +122,7 @@ export class SdkStateService {
       for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
         const stored = await this.store.read(tenantId, userId);
         const state = stored ? parseUserState(stored.json) : emptyUserState();
-        // Counted in the write's own transaction, against the version it replaces (docs/decisions/0018-campaign-insights.md).
+        // Counted by the write's own statement, against the version it replaces (docs/decisions/0018-campaign-insights.md).
         const baseline = insightBaseline(state);
         if (!current && dropsOnCatalogueWord(state, request, catalogue, this.clock.now())) {
           catalogue = await this.catalogueCache.revalidated(tenantId, mark);
@@ -120,10 +133,7 @@ export class SdkStateService {
         pruneUserState(state, catalogue, now);
         const { json, truncations } = boundUserState(state, this.limits);
         const unchanged = stored ? json === stored.json : state.ctas.size === 0 && state.tags.size === 0;
-        if (
-          unchanged ||
-          (await this.store.write(tenantId, userId, json, stored?.version, now, insightStatements(tenantId, baseline, state)))
-        ) {
+        if (unchanged || (await this.store.write(tenantId, userId, json, stored?.version, now, pendingAfter(stored, baseline, state)))) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);
           return { state: userStateJson(state), catalogue };
@@ -158,8 +168,9 @@ export class SdkStateService {
     const baseline = insightBaseline(pruned);
     pruneUserState(pruned, catalogue, now);
     const { json, truncations } = boundUserState(pruned, this.limits);
-    // A lost race here only means a merge stored a newer document, which it pruned itself.
-    if (await this.store.write(tenantId, userId, json, stored.version, now, insightStatements(tenantId, baseline, pruned))) {
+    // A lost race here only means another write came first (a merge, which pruned itself, or the insights
+    // fold); the next launch prunes what is left.
+    if (await this.store.write(tenantId, userId, json, stored.version, now, pendingAfter(stored, baseline, pruned))) {
       this.reportTruncations(tenantId, userId, truncations);
     }
     return { state: userStateJson(pruned), catalogue };

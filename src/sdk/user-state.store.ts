@@ -6,12 +6,20 @@ import { ReadBatcher } from '../common/read-batcher';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
 import { isDeadlockError } from '../database/driver-error';
 import { executeOnPool, type MysqlPool } from '../database/driver-reads';
-import { type SqlStatement, transactionOnPool } from '../database/pool-transaction';
 
 /** A user's state document as stored, with the version its conditional update checks. */
 export interface StoredUserState {
   json: string;
   version: number;
+  /** Counts of the user's writes not folded yet (opaque here: insights/insight-pending.ts), and when the first of them was written. */
+  pendingInsights: string | null;
+  pendingSince: number | null;
+}
+
+/** The pending insights a write stores: the new text, and `pendingSince` as read (kept while there is text, else cleared). */
+export interface PendingInsightsWrite {
+  text: string | null;
+  sinceBefore: number | null;
 }
 
 interface PendingRead {
@@ -31,9 +39,9 @@ interface PendingRead {
  * Reads are batched (`ReadBatcher`): the reads of one tenant issued in the same turn
  * of the event loop go out as one primary-key query.
  *
- * A write may carry statements to run with it (the insights' pending rows,
- * docs/decisions/0018-campaign-insights.md): then it is one transaction, and they commit only with a
- * write that stored the document; a write without them stays one statement.
+ * A write may carry the user's pending insights (docs/decisions/0018-campaign-insights.md): they are
+ * stored by the same conditional statement as the document, so they count exactly when it is stored.
+ * `pending_since` is set only when it changes: an indexed column costs a write even set to its value.
  */
 export abstract class UserStateStore {
   private readonly reads = new ReadBatcher<PendingRead>((tenantId, reads) => this.readBatch(tenantId, reads));
@@ -42,14 +50,14 @@ export abstract class UserStateStore {
     return new Promise((resolve, reject) => this.reads.add(tenantId, { userId, resolve, reject }));
   }
 
-  /** `expectedVersion` undefined: insert a new row. `alongside` run in the same transaction, only when the document is stored. */
+  /** `expectedVersion` undefined: insert a new row. Without `pending`, the row's pending insights stay as they are. */
   abstract write(
     tenantId: string,
     userId: string,
     json: string,
     expectedVersion: number | undefined,
     now: number,
-    alongside?: readonly SqlStatement[],
+    pending?: PendingInsightsWrite,
   ): Promise<boolean>;
 
   /** The stored rows of up to MAX_READ_BATCH distinct users of one tenant (absent users have none). */
@@ -64,26 +72,60 @@ export abstract class UserStateStore {
 
 /** `SELECT … WHERE tenant_id = ? AND user_id IN (?, …)` for `size` users: a range of the primary key. */
 const selectUsers = (size: number): string =>
-  `SELECT user_id, state, version FROM sdk_user_states WHERE tenant_id = ? AND user_id IN (${new Array(size).fill('?').join(', ')})`;
+  `SELECT user_id, state, version, pending_insights, pending_since FROM sdk_user_states WHERE tenant_id = ? AND user_id IN (${new Array(size).fill('?').join(', ')})`;
 
-const UPDATE =
-  'UPDATE sdk_user_states SET state = ?, version = version + 1, updated_at = ? WHERE tenant_id = ? AND user_id = ? AND version = ?';
-const INSERT = 'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at) VALUES (?, ?, ?, 1, ?)';
+const UPDATE_SET = 'UPDATE sdk_user_states SET state = ?, version = version + 1, updated_at = ?';
+const UPDATE_WHERE = 'WHERE tenant_id = ? AND user_id = ? AND version = ?';
+/** The conditional updates: the document; with the pending insights; with them and their `pending_since`. */
+const UPDATE = `${UPDATE_SET} ${UPDATE_WHERE}`;
+const UPDATE_PENDING = `${UPDATE_SET}, pending_insights = ? ${UPDATE_WHERE}`;
+const UPDATE_PENDING_SINCE = `${UPDATE_SET}, pending_insights = ?, pending_since = ? ${UPDATE_WHERE}`;
+const INSERT =
+  'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at, pending_insights, pending_since) VALUES (?, ?, ?, 1, ?, ?, ?)';
+
+/** A write's statement and values: which update (or the insert) it takes, as `pending` says. */
+function writeStatement(
+  tenantId: string,
+  userId: string,
+  json: string,
+  expectedVersion: number | undefined,
+  now: number,
+  pending: PendingInsightsWrite | undefined,
+): { sql: string; values: unknown[] } {
+  const text = pending?.text ?? null;
+  const since = text === null ? null : (pending?.sinceBefore ?? now);
+  if (expectedVersion === undefined) {
+    return { sql: INSERT, values: [tenantId, userId, json, now, text, since] };
+  }
+  const where = [tenantId, userId, expectedVersion];
+  if (!pending) {
+    return { sql: UPDATE, values: [json, now, ...where] };
+  }
+  return since === pending.sinceBefore
+    ? { sql: UPDATE_PENDING, values: [json, now, text, ...where] }
+    : { sql: UPDATE_PENDING_SINCE, values: [json, now, text, since, ...where] };
+}
 
 interface UserStateRow {
   user_id: string;
   state: string;
   version: number | string;
+  pending_insights: string | null;
+  pending_since: number | string | null;
 }
 
-const toStored = (row: UserStateRow | undefined): StoredUserState | undefined => row && { json: row.state, version: Number(row.version) };
+const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
+  row && {
+    json: row.state,
+    version: Number(row.version),
+    pendingInsights: row.pending_insights,
+    pendingSince: row.pending_since === null ? null : Number(row.pending_since),
+  };
 
 /** The parts of a better-sqlite3 `Database` used here. */
 interface SqliteDatabase {
   readonly inTransaction: boolean;
   prepare(sql: string): SqliteStatement;
-  /** `work` wrapped in BEGIN … COMMIT (ROLLBACK when it throws). */
-  transaction<T>(work: () => T): () => T;
 }
 interface SqliteStatement {
   all(...parameters: unknown[]): unknown[];
@@ -100,10 +142,10 @@ const SQLITE_TRANSACTION_WAIT_MS = 5000;
  * runs in the same tick, atomically with respect to everything else in the process.
  */
 class SqliteUserStateStore extends UserStateStore {
-  private statements?: { update: SqliteStatement; insert: SqliteStatement };
+  /** The write statements, by SQL text. */
+  private readonly writes = new Map<string, SqliteStatement>();
   /** By number of users. */
   private readonly selects = new Map<number, SqliteStatement>();
-  private readonly alongside = new Map<string, SqliteStatement>();
 
   constructor(private readonly database: SqliteDatabase) {
     super();
@@ -121,7 +163,7 @@ class SqliteUserStateStore extends UserStateStore {
     json: string,
     expectedVersion: number | undefined,
     now: number,
-    alongside: readonly SqlStatement[] = [],
+    pending?: PendingInsightsWrite,
   ): Promise<boolean> {
     const startedAt = Date.now();
     while (this.database.inTransaction) {
@@ -130,27 +172,9 @@ class SqliteUserStateStore extends UserStateStore {
       }
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
-    if (alongside.length === 0) {
-      return this.writeDocument(tenantId, userId, json, expectedVersion, now);
-    }
-    // Synchronous from BEGIN to COMMIT: nothing else in the process runs in between.
-    return this.database.transaction(() => {
-      const stored = this.writeDocument(tenantId, userId, json, expectedVersion, now);
-      if (stored) {
-        alongside.forEach(({ sql, values }) => this.prepare(sql).run(...values));
-      }
-      return stored;
-    })();
-  }
-
-  private writeDocument(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): boolean {
-    const { update, insert } = this.prepared();
-    if (expectedVersion !== undefined) {
-      return update.run(json, now, tenantId, userId, expectedVersion).changes === 1;
-    }
+    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, pending);
     try {
-      insert.run(tenantId, userId, json, now);
-      return true;
+      return this.prepared(sql).run(...values).changes === 1;
     } catch (error) {
       if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
         return false;
@@ -160,18 +184,9 @@ class SqliteUserStateStore extends UserStateStore {
   }
 
   /** Prepared on first use: the table exists only once the migrations have run. */
-  private prepared(): NonNullable<SqliteUserStateStore['statements']> {
-    this.statements ??= {
-      update: this.database.prepare(UPDATE),
-      insert: this.database.prepare(INSERT),
-    };
-    return this.statements;
-  }
-
-  /** The statements run alongside writes, by SQL text (their callers keep the texts few). */
-  private prepare(sql: string): SqliteStatement {
-    let statement = this.alongside.get(sql);
-    if (!statement) this.alongside.set(sql, (statement = this.database.prepare(sql)));
+  private prepared(sql: string): SqliteStatement {
+    let statement = this.writes.get(sql);
+    if (!statement) this.writes.set(sql, (statement = this.database.prepare(sql)));
     return statement;
   }
 }
@@ -192,29 +207,11 @@ class MysqlUserStateStore extends UserStateStore {
     json: string,
     expectedVersion: number | undefined,
     now: number,
-    alongside: readonly SqlStatement[] = [],
+    pending?: PendingInsightsWrite,
   ): Promise<boolean> {
-    const writeDocument = async (execute: (sql: string, values: unknown[]) => Promise<unknown>): Promise<boolean> => {
-      if (expectedVersion !== undefined) {
-        const result = (await execute(UPDATE, [json, now, tenantId, userId, expectedVersion])) as { affectedRows: number };
-        return result.affectedRows === 1;
-      }
-      await execute(INSERT, [tenantId, userId, json, now]);
-      return true;
-    };
+    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, pending);
     try {
-      if (alongside.length === 0) {
-        return await writeDocument((sql, values) => this.execute(sql, values));
-      }
-      return await transactionOnPool(this.pool(), async (execute) => {
-        if (!(await writeDocument(execute))) {
-          return false;
-        }
-        for (const { sql, values } of alongside) {
-          await execute(sql, values);
-        }
-        return true;
-      });
+      return ((await this.execute(sql, values)) as { affectedRows: number }).affectedRows === 1;
     } catch (error) {
       // Another writer got there first: a duplicate new row, or (Galera) a certification
       // conflict with a write made through another node, reported as a deadlock.

@@ -1,19 +1,21 @@
-import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
 import { MigrationColumns } from '../migration-columns';
 
-/** Campaign insights (docs/decisions/0018-campaign-insights.md): the rows merges append, and the rows the fold keeps. */
+/** Campaign insights (docs/decisions/0018-campaign-insights.md): each user's pending counts, and the rows the fold keeps. */
 export class AddCampaignInsights1767225603100 implements MigrationInterface {
   name = 'AddCampaignInsights1767225603100';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const column = new MigrationColumns(queryRunner);
     const key = (options: ReturnType<MigrationColumns['bigint']>) => ({ ...options, isPrimary: true });
-    await queryRunner.createTable(
-      new Table({
-        name: 'insight_pending',
-        columns: [column.id(), column.tenantId(), column.bigint('cta_id'), column.text('counts')],
-        indices: [{ name: 'ix_insight_pending_tenant_cta', columnNames: ['tenant_id', 'cta_id', 'id'] }],
-      }),
+    // Each user's counts not folded yet, written with the user's state (no row shared between users).
+    await queryRunner.addColumns('sdk_user_states', [
+      new TableColumn(column.text('pending_insights', true)),
+      new TableColumn(column.bigint('pending_since', true)),
+    ]);
+    await queryRunner.createIndex(
+      'sdk_user_states',
+      new TableIndex({ name: 'ix_sdk_user_states_pending', columnNames: ['pending_since', 'tenant_id'] }),
     );
     await queryRunner.createTable(
       new Table({
@@ -44,8 +46,10 @@ export class AddCampaignInsights1767225603100 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['insight_states', 'insight_ctas', 'insight_days', 'insight_pending']) {
+    for (const table of ['insight_states', 'insight_ctas', 'insight_days']) {
       await queryRunner.dropTable(table);
     }
+    await queryRunner.dropIndex('sdk_user_states', 'ix_sdk_user_states_pending');
+    await queryRunner.dropColumns('sdk_user_states', ['pending_since', 'pending_insights']);
   }
 }
