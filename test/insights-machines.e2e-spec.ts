@@ -142,8 +142,9 @@ eachDatabase('Campaign insights: machines now, concurrent merges, the fold', (da
     await api.service(PeriodicJobsService).runAll();
     expect(
       await store.write(tenantId, '5', read.json, read.version, api.clock.now(), {
-        text: read.pendingInsights,
-        sinceBefore: read.pendingSince,
+        pending: read.pendingInsights,
+        pendingSinceBefore: read.pendingSince,
+        marks: read.insightMarks,
       }),
     ).toBe(false);
     expect(await store.read(tenantId, '5')).toMatchObject({ version: read.version + 1, pendingInsights: null, pendingSince: null });

@@ -5,6 +5,12 @@ import type { UserState } from '../sdk/user-state';
  * from the document it replaces and the one it stores: new `actionDoneAt` / `resetAt` entries per UTC
  * day, a user's first action, and the change of the user's machines. Pure and O(n) in the two
  * documents: the merge's work stays proportional to what it already parses.
+ *
+ * An entry is new when it is newer than the user's mark of that list: the newest entry counted so
+ * far (and how many of that time). A mark only moves forward, so a device's lists count each entry
+ * once however they arrive — re-sent, out of order, cut by the caps, or overwritten by an older list.
+ * The marks live beside the document (the user's row), per CTA while the user has state for it; a
+ * row without one starts from the stored list.
  */
 
 export const DAY_MS = 86_400_000;
@@ -17,7 +23,7 @@ export const dayOf = (epochMs: number): number => Math.floor(epochMs / DAY_MS);
 
 const hasDay = (epochMs: number): boolean => Math.abs(epochMs) <= MAX_DATE_MS;
 
-/** One CTA's counts from one write: what a pending row holds, and what the fold adds up. */
+/** One CTA's counts from one write: what the user's pending insights add up, and the fold adds to the folded rows. */
 export interface InsightChange {
   ctaId: string;
   /** `[day, actions, resets, newUsers]` of each day with any, by day. */
@@ -28,19 +34,42 @@ export interface InsightChange {
   states: [string, number][];
 }
 
+/** The newest entry of a list counted so far, and how many entries of that time; null before any. */
+export type ListMark = [newest: number, atNewest: number] | null;
+
+/** A CTA's marks: of `actionDoneAt`, of `resetAt`. */
+type CtaMarks = [actions: ListMark, resets: ListMark];
+
 /** What counting needs of one CTA's state before the write. */
 interface CtaBefore {
   /** The stored lists themselves: a merge replaces a list it changes, and only removes from one it keeps. */
   actionDoneAt: number[];
   resetAt: number[];
+  marks: CtaMarks;
+  /** Whether `marks` were stored (else they come from the lists). */
+  marksStored: boolean;
   machinesByState: Map<string, number>;
 }
 
 /** The state a write replaces, as counting needs it; taken before the merge changes the parsed document. */
-export type InsightBaseline = Map<string, CtaBefore>;
+export interface InsightBaseline {
+  ctas: Map<string, CtaBefore>;
+  /** The marks as stored. */
+  marks: string | null;
+}
 
 /** What counting reads of a user's state. */
 export type UserStateForInsights = Pick<UserState, 'ctas'>;
+
+/** The newest entry of `list` and how many entries of that time. */
+function markOf(list: readonly number[]): ListMark {
+  let mark: ListMark = null;
+  for (const entry of list) {
+    if (mark === null || entry > mark[0]) mark = [entry, 1];
+    else if (entry === mark[0]) mark[1]++;
+  }
+  return mark;
+}
 
 function machinesByState(machines: Iterable<{ currentState: string }>): Map<string, number> {
   const counts = new Map<string, number>();
@@ -50,59 +79,68 @@ function machinesByState(machines: Iterable<{ currentState: string }>): Map<stri
   return counts;
 }
 
-export function insightBaseline(state: UserStateForInsights): InsightBaseline {
-  const baseline: InsightBaseline = new Map();
+/** The stored marks (null: none): by CTA id. */
+const readMarks = (text: string | null): Map<string, CtaMarks> => new Map(text === null ? [] : (JSON.parse(text) as [string, CtaMarks][]));
+
+/** `state` and its stored marks (`marks`, null: none), taken before a merge changes the parsed document. */
+export function insightBaseline(state: UserStateForInsights, marks: string | null): InsightBaseline {
+  const stored = readMarks(marks);
+  const ctas = new Map<string, CtaBefore>();
   for (const [ctaId, cta] of state.ctas) {
-    baseline.set(ctaId, {
+    const storedMarks = stored.get(ctaId);
+    ctas.set(ctaId, {
       actionDoneAt: cta.actionDoneAt,
       resetAt: cta.resetAt,
+      marks: storedMarks ?? [markOf(cta.actionDoneAt), markOf(cta.resetAt)],
+      marksStored: storedMarks !== undefined,
       machinesByState: machinesByState(cta.activeStateMachines.values()),
     });
   }
-  return baseline;
+  return { ctas, marks };
 }
 
 /**
- * The entries of `after` that `before` did not hold: those newer than its newest entry, and of
- * those equal to it, the ones beyond as many as it held. Not a plain set difference: an entry
- * older than the newest one stored has been counted already, or reaches the server only after a
- * newer one, which a device that appends `now` never does; so entries that the caps dropped
- * from the stored list, or that another device's list overwrote, are not counted again when a
- * device re-sends them.
+ * The entries of `list` past `mark`: newer than its newest entry, and of those equal to it, the ones
+ * beyond as many as it counted. An entry older than the mark has been counted, or arrives after a
+ * newer one of another device of the user (the documented limit: not counted).
  */
-export function newEntries(after: readonly number[], before: readonly number[]): number[] {
-  if (after === before) {
-    return [];
-  }
-  let newest = -Infinity;
-  let atNewest = 0;
-  for (const entry of before) {
-    if (entry > newest) {
-      newest = entry;
-      atNewest = 1;
-    } else if (entry === newest) {
-      atNewest++;
-    }
+export function newEntries(list: readonly number[], mark: ListMark): number[] {
+  if (mark === null) {
+    return [...list];
   }
   const added: number[] = [];
   let seenAtNewest = 0;
-  for (const entry of after) {
-    if (entry > newest || (entry === newest && ++seenAtNewest > atNewest)) {
+  for (const entry of list) {
+    if (entry > mark[0] || (entry === mark[0] && ++seenAtNewest > mark[1])) {
       added.push(entry);
     }
   }
   return added;
 }
 
+/** `mark` moved forward over `list`: never back. */
+function advanced(mark: ListMark, list: readonly number[]): ListMark {
+  const latest = markOf(list);
+  if (latest === null || (mark !== null && (latest[0] < mark[0] || (latest[0] === mark[0] && latest[1] <= mark[1])))) return mark;
+  return latest;
+}
+
 const NO_LIST: number[] = [];
 const NO_MACHINES = new Map<string, number>();
 
-/** What the write of `state` over the document of `baseline` adds to the insights of each CTA; CTAs without change are left out. */
-export function insightChanges(baseline: InsightBaseline, state: UserStateForInsights): InsightChange[] {
+/** What a write counts, and the user's marks to store with it (null: none). */
+export interface CountedWrite {
+  changes: InsightChange[];
+  marks: string | null;
+}
+
+/** What the write of `state` over the document of `baseline` counts; CTAs without change are left out. */
+export function insightChanges(baseline: InsightBaseline, state: UserStateForInsights): CountedWrite {
   const changes: InsightChange[] = [];
-  const ctaIds = new Set([...baseline.keys(), ...state.ctas.keys()]);
-  for (const ctaId of ctaIds) {
-    const before = baseline.get(ctaId);
+  const marks: [string, CtaMarks][] = [];
+  let marksChanged = false;
+  for (const ctaId of new Set([...baseline.ctas.keys(), ...state.ctas.keys()])) {
+    const before = baseline.ctas.get(ctaId);
     const after = state.ctas.get(ctaId);
     const days = new Map<number, [number, number, number, number]>();
     const onDay = (day: number): [number, number, number, number] => {
@@ -110,13 +148,24 @@ export function insightChanges(baseline: InsightBaseline, state: UserStateForIns
       if (!counts) days.set(day, (counts = [day, 0, 0, 0]));
       return counts;
     };
-    const actions = newEntries(after?.actionDoneAt ?? NO_LIST, before?.actionDoneAt ?? NO_LIST).filter(hasDay);
-    const resets = newEntries(after?.resetAt ?? NO_LIST, before?.resetAt ?? NO_LIST).filter(hasDay);
+    const [actionsMark, resetsMark]: CtaMarks = before?.marks ?? [null, null];
+    // A list the write kept as stored adds nothing (it can only have lost entries).
+    const actionDoneAt = after && after.actionDoneAt !== before?.actionDoneAt ? after.actionDoneAt : NO_LIST;
+    const resetAt = after && after.resetAt !== before?.resetAt ? after.resetAt : NO_LIST;
+    const actions = newEntries(actionDoneAt, actionsMark).filter(hasDay);
+    const resets = newEntries(resetAt, resetsMark).filter(hasDay);
     actions.forEach((at) => onDay(dayOf(at))[1]++);
     resets.forEach((at) => onDay(dayOf(at))[2]++);
-    if ((before?.actionDoneAt ?? NO_LIST).length === 0 && actions.length > 0) {
-      // A first action: every entry is new, and the user counts on the day of the earliest.
+    if (actionsMark === null && actions.length > 0) {
+      // The user's first action: counted on the day of the earliest.
       onDay(dayOf(actions.reduce((first, at) => Math.min(first, at))))[3]++;
+    }
+    if (after) {
+      const moved: CtaMarks = [advanced(actionsMark, actionDoneAt), advanced(resetsMark, resetAt)];
+      marksChanged ||= !before?.marksStored || moved[0] !== actionsMark || moved[1] !== resetsMark;
+      if (moved[0] !== null || moved[1] !== null) marks.push([ctaId, moved]);
+    } else {
+      marksChanged ||= before?.marksStored === true;
     }
     const statesBefore = before?.machinesByState ?? NO_MACHINES;
     const statesAfter = after ? machinesByState(after.activeStateMachines.values()) : NO_MACHINES;
@@ -135,5 +184,8 @@ export function insightChanges(baseline: InsightBaseline, state: UserStateForIns
       });
     }
   }
-  return changes;
+  if (!marksChanged) {
+    return { changes, marks: baseline.marks };
+  }
+  return { changes, marks: marks.length > 0 ? JSON.stringify(marks) : null };
 }

@@ -25,7 +25,7 @@ import {
   userStateJson,
   withinLimits,
 } from './user-state';
-import { PendingInsightsWrite, StoredUserState, UserStateStore } from './user-state.store';
+import { InsightsWrite, StoredUserState, UserStateStore } from './user-state.store';
 import { insightBaseline, insightChanges, InsightBaseline, UserStateForInsights } from '../insights/insight-changes';
 import { addToPending } from '../insights/insight-pending';
 
@@ -41,17 +41,13 @@ const MAX_MERGE_ATTEMPTS = 20;
 const MERGE_BACKOFF_MS = 5;
 
 /**
- * The user's pending insights once `state` replaces the stored document of `baseline`: what the
- * write counted, stored by the same conditional statement (docs/decisions/0018-campaign-insights.md).
+ * What a write of `state` over the stored document of `baseline` stores for the insights: the counts it
+ * adds to the user's pending ones, and the marks moved on (docs/decisions/0018-campaign-insights.md).
  */
-const pendingAfter = (
-  stored: StoredUserState | undefined,
-  baseline: InsightBaseline,
-  state: UserStateForInsights,
-): PendingInsightsWrite => ({
-  text: addToPending(stored?.pendingInsights ?? null, insightChanges(baseline, state)),
-  sinceBefore: stored?.pendingSince ?? null,
-});
+function insightsOf(stored: StoredUserState | undefined, baseline: InsightBaseline, state: UserStateForInsights): InsightsWrite {
+  const { changes, marks } = insightChanges(baseline, state);
+  return { pending: addToPending(stored?.pendingInsights ?? null, changes), pendingSinceBefore: stored?.pendingSince ?? null, marks };
+}
 
 /** The user's state after a merge or prune (as the answer carries it), and the catalogue it was decided on. */
 interface Decided {
@@ -123,7 +119,7 @@ export class SdkStateService {
         const stored = await this.store.read(tenantId, userId);
         const state = stored ? parseUserState(stored.json) : emptyUserState();
         // Counted by the write's own statement, against the version it replaces (docs/decisions/0018-campaign-insights.md).
-        const baseline = insightBaseline(state);
+        const baseline = insightBaseline(state, stored?.insightMarks ?? null);
         if (!current && dropsOnCatalogueWord(state, request, catalogue, this.clock.now())) {
           catalogue = await this.catalogueCache.revalidated(tenantId, mark);
           current = true;
@@ -133,7 +129,7 @@ export class SdkStateService {
         pruneUserState(state, catalogue, now);
         const { json, truncations } = boundUserState(state, this.limits);
         const unchanged = stored ? json === stored.json : state.ctas.size === 0 && state.tags.size === 0;
-        if (unchanged || (await this.store.write(tenantId, userId, json, stored?.version, now, pendingAfter(stored, baseline, state)))) {
+        if (unchanged || (await this.store.write(tenantId, userId, json, stored?.version, now, insightsOf(stored, baseline, state)))) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);
           return { state: userStateJson(state), catalogue };
@@ -165,12 +161,12 @@ export class SdkStateService {
     }
     // Something to drop (rare): from the whole document.
     const pruned = parseUserState(stored.json);
-    const baseline = insightBaseline(pruned);
+    const baseline = insightBaseline(pruned, stored.insightMarks);
     pruneUserState(pruned, catalogue, now);
     const { json, truncations } = boundUserState(pruned, this.limits);
     // A lost race here only means another write came first (a merge, which pruned itself, or the insights
     // fold); the next launch prunes what is left.
-    if (await this.store.write(tenantId, userId, json, stored.version, now, pendingAfter(stored, baseline, pruned))) {
+    if (await this.store.write(tenantId, userId, json, stored.version, now, insightsOf(stored, baseline, pruned))) {
       this.reportTruncations(tenantId, userId, truncations);
     }
     return { state: userStateJson(pruned), catalogue };

@@ -35,4 +35,8 @@ export class UserStateEntity {
   /** When the oldest of them was written; null when none. */
   @Column({ name: 'pending_since', type: 'bigint', nullable: true })
   pendingSince: number | null;
+
+  /** How far the user's lists have been counted, per CTA (insights/insight-changes.ts); null when none. */
+  @Column({ name: 'insight_marks', type: 'text', nullable: true })
+  insightMarks: string | null;
 }

@@ -14,12 +14,15 @@ export interface StoredUserState {
   /** Counts of the user's writes not folded yet (opaque here: insights/insight-pending.ts), and when the first of them was written. */
   pendingInsights: string | null;
   pendingSince: number | null;
+  /** How far the user's lists have been counted (opaque here: insights/insight-changes.ts). */
+  insightMarks: string | null;
 }
 
-/** The pending insights a write stores: the new text, and `pendingSince` as read (kept while there is text, else cleared). */
-export interface PendingInsightsWrite {
-  text: string | null;
-  sinceBefore: number | null;
+/** What a write stores for the insights: the pending counts and marks, and `pendingSince` as read (kept while counts are pending). */
+export interface InsightsWrite {
+  pending: string | null;
+  pendingSinceBefore: number | null;
+  marks: string | null;
 }
 
 interface PendingRead {
@@ -39,9 +42,10 @@ interface PendingRead {
  * Reads are batched (`ReadBatcher`): the reads of one tenant issued in the same turn
  * of the event loop go out as one primary-key query.
  *
- * A write may carry the user's pending insights (docs/decisions/0018-campaign-insights.md): they are
- * stored by the same conditional statement as the document, so they count exactly when it is stored.
- * `pending_since` is set only when it changes: an indexed column costs a write even set to its value.
+ * A write may carry the user's insights (docs/decisions/0018-campaign-insights.md), its pending counts and
+ * marks: they are stored by the same conditional statement as the document, so they count exactly
+ * when it is stored. `pending_since` is set only when it changes: an indexed column costs a write
+ * even set to its value.
  */
 export abstract class UserStateStore {
   private readonly reads = new ReadBatcher<PendingRead>((tenantId, reads) => this.readBatch(tenantId, reads));
@@ -50,14 +54,14 @@ export abstract class UserStateStore {
     return new Promise((resolve, reject) => this.reads.add(tenantId, { userId, resolve, reject }));
   }
 
-  /** `expectedVersion` undefined: insert a new row. Without `pending`, the row's pending insights stay as they are. */
+  /** `expectedVersion` undefined: insert a new row. Without `insights`, the row's insights columns stay as they are. */
   abstract write(
     tenantId: string,
     userId: string,
     json: string,
     expectedVersion: number | undefined,
     now: number,
-    pending?: PendingInsightsWrite,
+    insights?: InsightsWrite,
   ): Promise<boolean>;
 
   /** The stored rows of up to MAX_READ_BATCH distinct users of one tenant (absent users have none). */
@@ -72,38 +76,39 @@ export abstract class UserStateStore {
 
 /** `SELECT … WHERE tenant_id = ? AND user_id IN (?, …)` for `size` users: a range of the primary key. */
 const selectUsers = (size: number): string =>
-  `SELECT user_id, state, version, pending_insights, pending_since FROM sdk_user_states WHERE tenant_id = ? AND user_id IN (${new Array(size).fill('?').join(', ')})`;
+  `SELECT user_id, state, version, pending_insights, pending_since, insight_marks FROM sdk_user_states WHERE tenant_id = ? AND user_id IN (${new Array(size).fill('?').join(', ')})`;
 
 const UPDATE_SET = 'UPDATE sdk_user_states SET state = ?, version = version + 1, updated_at = ?';
 const UPDATE_WHERE = 'WHERE tenant_id = ? AND user_id = ? AND version = ?';
-/** The conditional updates: the document; with the pending insights; with them and their `pending_since`. */
+/** The conditional updates: the document; with the insights; with them and `pending_since`. */
 const UPDATE = `${UPDATE_SET} ${UPDATE_WHERE}`;
-const UPDATE_PENDING = `${UPDATE_SET}, pending_insights = ? ${UPDATE_WHERE}`;
-const UPDATE_PENDING_SINCE = `${UPDATE_SET}, pending_insights = ?, pending_since = ? ${UPDATE_WHERE}`;
+const UPDATE_INSIGHTS = `${UPDATE_SET}, pending_insights = ?, insight_marks = ? ${UPDATE_WHERE}`;
+const UPDATE_INSIGHTS_SINCE = `${UPDATE_SET}, pending_insights = ?, insight_marks = ?, pending_since = ? ${UPDATE_WHERE}`;
 const INSERT =
-  'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at, pending_insights, pending_since) VALUES (?, ?, ?, 1, ?, ?, ?)';
+  'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at, pending_insights, insight_marks, pending_since) VALUES (?, ?, ?, 1, ?, ?, ?, ?)';
 
-/** A write's statement and values: which update (or the insert) it takes, as `pending` says. */
+/** A write's statement and values: which update (or the insert) it takes, as `insights` says. */
 function writeStatement(
   tenantId: string,
   userId: string,
   json: string,
   expectedVersion: number | undefined,
   now: number,
-  pending: PendingInsightsWrite | undefined,
+  insights: InsightsWrite | undefined,
 ): { sql: string; values: unknown[] } {
-  const text = pending?.text ?? null;
-  const since = text === null ? null : (pending?.sinceBefore ?? now);
+  const pending = insights?.pending ?? null;
+  const marks = insights?.marks ?? null;
+  const since = pending === null ? null : (insights?.pendingSinceBefore ?? now);
   if (expectedVersion === undefined) {
-    return { sql: INSERT, values: [tenantId, userId, json, now, text, since] };
+    return { sql: INSERT, values: [tenantId, userId, json, now, pending, marks, since] };
   }
   const where = [tenantId, userId, expectedVersion];
-  if (!pending) {
+  if (!insights) {
     return { sql: UPDATE, values: [json, now, ...where] };
   }
-  return since === pending.sinceBefore
-    ? { sql: UPDATE_PENDING, values: [json, now, text, ...where] }
-    : { sql: UPDATE_PENDING_SINCE, values: [json, now, text, since, ...where] };
+  return since === insights.pendingSinceBefore
+    ? { sql: UPDATE_INSIGHTS, values: [json, now, pending, marks, ...where] }
+    : { sql: UPDATE_INSIGHTS_SINCE, values: [json, now, pending, marks, since, ...where] };
 }
 
 interface UserStateRow {
@@ -112,6 +117,7 @@ interface UserStateRow {
   version: number | string;
   pending_insights: string | null;
   pending_since: number | string | null;
+  insight_marks: string | null;
 }
 
 const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
@@ -120,6 +126,7 @@ const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
     version: Number(row.version),
     pendingInsights: row.pending_insights,
     pendingSince: row.pending_since === null ? null : Number(row.pending_since),
+    insightMarks: row.insight_marks,
   };
 
 /** The parts of a better-sqlite3 `Database` used here. */
@@ -163,7 +170,7 @@ class SqliteUserStateStore extends UserStateStore {
     json: string,
     expectedVersion: number | undefined,
     now: number,
-    pending?: PendingInsightsWrite,
+    insights?: InsightsWrite,
   ): Promise<boolean> {
     const startedAt = Date.now();
     while (this.database.inTransaction) {
@@ -172,7 +179,7 @@ class SqliteUserStateStore extends UserStateStore {
       }
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
-    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, pending);
+    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights);
     try {
       return this.prepared(sql).run(...values).changes === 1;
     } catch (error) {
@@ -207,9 +214,9 @@ class MysqlUserStateStore extends UserStateStore {
     json: string,
     expectedVersion: number | undefined,
     now: number,
-    pending?: PendingInsightsWrite,
+    insights?: InsightsWrite,
   ): Promise<boolean> {
-    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, pending);
+    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights);
     try {
       return ((await this.execute(sql, values)) as { affectedRows: number }).affectedRows === 1;
     } catch (error) {

@@ -8,10 +8,12 @@ export class AddCampaignInsights1767225603100 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     const column = new MigrationColumns(queryRunner);
     const key = (options: ReturnType<MigrationColumns['bigint']>) => ({ ...options, isPrimary: true });
-    // Each user's counts not folded yet, written with the user's state (no row shared between users).
+    // Each user's counts not folded yet and how far the user's lists are counted, written with the
+    // user's state (no row shared between users).
     await queryRunner.addColumns('sdk_user_states', [
       new TableColumn(column.text('pending_insights', true)),
       new TableColumn(column.bigint('pending_since', true)),
+      new TableColumn(column.text('insight_marks', true)),
     ]);
     await queryRunner.createIndex(
       'sdk_user_states',
@@ -50,6 +52,6 @@ export class AddCampaignInsights1767225603100 implements MigrationInterface {
       await queryRunner.dropTable(table);
     }
     await queryRunner.dropIndex('sdk_user_states', 'ix_sdk_user_states_pending');
-    await queryRunner.dropColumns('sdk_user_states', ['pending_since', 'pending_insights']);
+    await queryRunner.dropColumns('sdk_user_states', ['insight_marks', 'pending_since', 'pending_insights']);
   }
 }
