@@ -13,6 +13,7 @@ import { CtaEntity } from './ctas/cta.entity';
 import { EventDefinitionEntity } from './events/event-definition.entity';
 import { InsightCtaEntity } from './insights/insight-cta.entity';
 import { InsightDayEntity } from './insights/insight-day.entity';
+import { InsightMonthEntity } from './insights/insight-month.entity';
 import { InsightStateEntity } from './insights/insight-state.entity';
 import { NudgePreviewEntity } from './nudge-preview/nudge-preview.entity';
 import { PeriodicJobLeaseEntity } from './scheduling/periodic-job-lease.entity';
@@ -63,6 +64,7 @@ export const ORCHESTRATION_ENTITIES = [
   CtaApprovalEntity,
   // insights
   InsightDayEntity,
+  InsightMonthEntity,
   InsightCtaEntity,
   InsightStateEntity,
 ];

@@ -45,3 +45,33 @@ export function dayRange(query: { from?: unknown; to?: unknown }, today: number)
   }
   return { from, to };
 }
+
+/** The UTC calendar month of a day, as months since January 1970. */
+export function monthOf(day: number): number {
+  const date = new Date(day * DAY_MS);
+  return (date.getUTCFullYear() - 1970) * 12 + date.getUTCMonth();
+}
+
+/** The first day of a month (a month number of `monthOf`); `setUTCFullYear` takes years below 100 as they are. */
+export const firstDayOf = (month: number): number =>
+  dayOf(new Date(0).setUTCFullYear(1970 + Math.floor(month / 12), ((month % 12) + 12) % 12, 1));
+
+/** A range as the whole months it spans (none: `fromMonth` > `toMonth`) and the days outside them, at most two runs. */
+export interface MonthsAndDays {
+  fromMonth: number;
+  toMonth: number;
+  days: DayRange[];
+}
+
+export function monthsAndDays({ from, to }: DayRange): MonthsAndDays {
+  const fromMonth = firstDayOf(monthOf(from)) === from ? monthOf(from) : monthOf(from) + 1;
+  const toMonth = firstDayOf(monthOf(to) + 1) === to + 1 ? monthOf(to) : monthOf(to) - 1;
+  if (fromMonth > toMonth) {
+    return { fromMonth, toMonth, days: [{ from, to }] };
+  }
+  const days = [
+    { from, to: firstDayOf(fromMonth) - 1 },
+    { from: firstDayOf(toMonth + 1), to },
+  ].filter((run) => run.from <= run.to);
+  return { fromMonth, toMonth, days };
+}

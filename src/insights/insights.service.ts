@@ -1,27 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { unknownCta, parseCtaId } from '../ctas/cta-id';
 import { CtaSummaries } from '../ctas/cta-summaries.reader';
-import { causalReadPrefix } from '../database/causal-reads';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
-import { TransactionRunner } from '../database/transaction-runner';
+import { createSnapshotReads, type SnapshotReads } from '../database/snapshot-reads';
 import { pendingInsightsOf } from '../sdk/pending-insights';
 import { dayOf } from './insight-changes';
 import { CountsByCta, CtaCounts } from './insight-counts';
 import { readPending } from './insight-pending';
-import { DayRange, dayRange, dayText } from './insight-range';
+import { DayRange, dayRange, dayText, monthsAndDays } from './insight-range';
 import type { CtaInsights, InsightsDay, InsightsOverview, InsightsTotals } from './insights.types';
 
-/** Runs a SELECT of the read's snapshot; rows as objects (numbers may come as strings: SUMs on MySQL). */
-type Select = (sql: string, values: unknown[]) => Promise<Record<string, string | number>[]>;
-
-const DAY_COUNTS_OF_CTA =
-  'SELECT day, actions, resets, new_users FROM insight_days WHERE tenant_id = ? AND cta_id = ? AND day >= ? AND day <= ?';
+const DAYS_OF_CTA = 'SELECT day, actions, resets, new_users FROM insight_days WHERE tenant_id = ? AND cta_id = ? AND day >= ? AND day <= ?';
 const USERS_OF_CTA = 'SELECT users, users_reached FROM insight_ctas WHERE tenant_id = ? AND cta_id = ?';
 const STATES_OF_CTA = 'SELECT state, machines FROM insight_states WHERE tenant_id = ? AND cta_id = ?';
-const RANGE_SUMS_OF_TENANT =
-  'SELECT cta_id, SUM(actions) AS actions, SUM(resets) AS resets FROM insight_days WHERE tenant_id = ? AND day >= ? AND day <= ? GROUP BY cta_id';
+const SUMS_OF_TENANT = (table: 'insight_days' | 'insight_months', column: 'day' | 'month') =>
+  `SELECT cta_id, SUM(actions) AS actions, SUM(resets) AS resets FROM ${table} WHERE tenant_id = ? AND ${column} >= ? AND ${column} <= ? GROUP BY cta_id`;
+const DAY_SUMS_OF_TENANT = SUMS_OF_TENANT('insight_days', 'day');
+const MONTH_SUMS_OF_TENANT = SUMS_OF_TENANT('insight_months', 'month');
 const REACHED_OF_TENANT = 'SELECT cta_id, users_reached FROM insight_ctas WHERE tenant_id = ?';
 
 /** Actions and resets of the range's days, and users reached ever. */
@@ -38,17 +35,21 @@ function totalsOf(counts: CtaCounts, { from, to }: DayRange): InsightsTotals {
 
 /**
  * The insights reads (docs/decisions/0018-campaign-insights.md): the folded rows plus the users' pending
- * insights not folded yet, read in one transaction, so a read sees the fold's batches whole or not at
- * all and answers the same before and after them; exact as soon as the write that counted is acknowledged.
+ * insights not folded yet, read as of one moment (snapshot-reads.ts), so a read sees each of the fold's
+ * batches whole or not at all and answers the same before and after them; exact as soon as the write
+ * that counted is acknowledged.
  */
 @Injectable()
 export class InsightsService {
+  private readonly reads: SnapshotReads;
+
   constructor(
-    @InjectOrchestrationDataSource() private readonly dataSource: DataSource,
-    private readonly transactions: TransactionRunner,
+    @InjectOrchestrationDataSource() dataSource: DataSource,
     private readonly clock: Clock,
     private readonly ctas: CtaSummaries,
-  ) {}
+  ) {
+    this.reads = createSnapshotReads(dataSource);
+  }
 
   async ofCta(tenantId: string, rawId: string, query: { from?: unknown; to?: unknown }): Promise<CtaInsights> {
     const id = parseCtaId(rawId);
@@ -56,24 +57,24 @@ export class InsightsService {
     if (!(await this.ctas.one(tenantId, id))) {
       throw unknownCta(rawId);
     }
-    const counts = await this.snapshot(async (select, manager) => {
-      const read = new CtaCounts();
-      for (const row of await select(DAY_COUNTS_OF_CTA, [tenantId, id, range.from, range.to])) {
-        read.addDay(Number(row.day), Number(row.actions), Number(row.resets), Number(row.new_users));
-      }
-      const [users] = await select(USERS_OF_CTA, [tenantId, id]);
-      read.users = Number(users?.users ?? 0);
-      read.usersReached = Number(users?.users_reached ?? 0);
-      for (const row of await select(STATES_OF_CTA, [tenantId, id])) {
-        read.addMachines(String(row.state), Number(row.machines));
-      }
-      for (const pending of await pendingInsightsOf(manager, tenantId)) {
-        readPending(pending)
-          .filter((change) => change.ctaId === String(id))
-          .forEach((change) => read.add(change));
-      }
-      return read;
-    });
+    const [days, users, states, pending] = await this.reads([
+      { sql: DAYS_OF_CTA, values: [tenantId, id, range.from, range.to] },
+      { sql: USERS_OF_CTA, values: [tenantId, id] },
+      { sql: STATES_OF_CTA, values: [tenantId, id] },
+      pendingInsightsOf(tenantId),
+    ]);
+    const counts = new CtaCounts();
+    days.forEach((row) => counts.addDay(Number(row.day), Number(row.actions), Number(row.resets), Number(row.new_users)));
+    counts.users = Number(users[0]?.users ?? 0);
+    counts.usersReached = Number(users[0]?.users_reached ?? 0);
+    states.forEach((row) => counts.addMachines(String(row.state), Number(row.machines)));
+    // Only a text naming the CTA can hold its counts (`["<id>",{…}]`): the others are not parsed.
+    const named = `["${id}",`;
+    for (const text of pending.map((row) => String(row.pending_insights)).filter((text) => text.includes(named))) {
+      readPending(text)
+        .filter((change) => change.ctaId === String(id))
+        .forEach((change) => counts.add(change));
+    }
     const daily: InsightsDay[] = [];
     for (let day = range.from; day <= range.to; day++) {
       const [actions, resets, newUsers] = counts.days.get(day) ?? [0, 0, 0];
@@ -94,23 +95,24 @@ export class InsightsService {
 
   async overview(tenantId: string, query: { from?: unknown; to?: unknown }): Promise<InsightsOverview> {
     const range = dayRange(query, dayOf(this.clock.now()));
-    const [ctas, counts] = await Promise.all([
+    // The range's whole months from the monthly rows, the days outside them (at most two runs) from the daily ones.
+    const { fromMonth, toMonth, days } = monthsAndDays(range);
+    const [ctas, [reached, pending, ...sums]] = await Promise.all([
       this.ctas.all(tenantId),
-      this.snapshot(async (select, manager) => {
-        const read = new CountsByCta();
-        // The folded days' sums over the range, added as one day of it.
-        for (const row of await select(RANGE_SUMS_OF_TENANT, [tenantId, range.from, range.to])) {
-          read.of(Number(row.cta_id)).addDay(range.from, Number(row.actions), Number(row.resets), 0);
-        }
-        for (const row of await select(REACHED_OF_TENANT, [tenantId])) {
-          read.of(Number(row.cta_id)).usersReached = Number(row.users_reached);
-        }
-        for (const pending of await pendingInsightsOf(manager, tenantId)) {
-          readPending(pending).forEach((change) => read.of(Number(change.ctaId)).add(change));
-        }
-        return read;
-      }),
+      this.reads([
+        { sql: REACHED_OF_TENANT, values: [tenantId] },
+        pendingInsightsOf(tenantId),
+        ...(fromMonth <= toMonth ? [{ sql: MONTH_SUMS_OF_TENANT, values: [tenantId, fromMonth, toMonth] }] : []),
+        ...days.map((run) => ({ sql: DAY_SUMS_OF_TENANT, values: [tenantId, run.from, run.to] })),
+      ]),
     ]);
+    const counts = new CountsByCta();
+    // The folded sums over the range, added as one day of it.
+    sums.flat().forEach((row) => counts.of(Number(row.cta_id)).addDay(range.from, Number(row.actions), Number(row.resets), 0));
+    reached.forEach((row) => (counts.of(Number(row.cta_id)).usersReached = Number(row.users_reached)));
+    for (const row of pending) {
+      readPending(String(row.pending_insights)).forEach((change) => counts.of(Number(change.ctaId)).add(change));
+    }
     const summaries = ctas.map(({ id, name, status }) => ({
       ctaId: id,
       name,
@@ -119,23 +121,5 @@ export class InsightsService {
     }));
     summaries.sort((a, b) => b.actions - a.actions || a.ctaId - b.ctaId);
     return { from: dayText(range.from), to: dayText(range.to), ctas: summaries };
-  }
-
-  /**
-   * `read`'s reads in one transaction, `select` first: one snapshot on MySQL/MariaDB (the first SELECT
-   * also waits for the writes other Galera nodes acknowledged), and on SQLite neither a fold batch nor
-   * a state write runs between them.
-   */
-  private async snapshot<T>(read: (select: Select, manager: EntityManager) => Promise<T>): Promise<T> {
-    const causal = await causalReadPrefix(this.dataSource);
-    return this.transactions.run((manager) => {
-      let prefix = causal;
-      const select: Select = (sql, values) => {
-        const statement = prefix + sql;
-        prefix = '';
-        return manager.query(statement, values);
-      };
-      return read(select, manager);
-    });
   }
 }

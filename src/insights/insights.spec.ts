@@ -2,7 +2,7 @@ import { emptyUserState, type UserState } from '../sdk/user-state';
 import type { StateMachine } from '../sdk/snapshot-request';
 import { DAY_MS, insightBaseline, insightChanges, newEntries } from './insight-changes';
 import { addToPending, readPending } from './insight-pending';
-import { dayRange } from './insight-range';
+import { dayRange, firstDayOf, monthOf, monthsAndDays } from './insight-range';
 
 const machine = (currentState: string): StateMachine => ({ currentState, lastTransitionAt: 1, createdAt: 1 });
 
@@ -128,5 +128,35 @@ describe('dayRange', () => {
     [{ from: '1970-01-01', to: '1971-01-02' }, 'from 1970-01-01 to 1971-01-02 spans 367 days; a range spans at most 366 days'],
   ])('refuses %j', (query, message) => {
     expect(() => dayRange(query, today)).toThrow(message);
+  });
+});
+
+describe('monthsAndDays: a range as whole months and the days outside them', () => {
+  const day = (text: string) => Date.parse(`${text}T00:00:00Z`) / DAY_MS;
+  const month = (text: string) => monthOf(day(`${text}-01`));
+
+  it('numbers months from January 1970, back to year 0', () => {
+    expect([monthOf(0), monthOf(31), monthOf(-1), firstDayOf(1), firstDayOf(-1)]).toEqual([0, 1, -1, 31, -31]);
+    expect(firstDayOf(month('0001-02'))).toBe(day('0001-02-01'));
+  });
+
+  it.each([
+    ['2026-01-01', '2026-12-31', ['2026-01', '2026-12'], []],
+    [
+      '2025-11-26',
+      '2026-11-26',
+      ['2025-12', '2026-10'],
+      [
+        ['2025-11-26', '2025-11-30'],
+        ['2026-11-01', '2026-11-26'],
+      ],
+    ],
+    ['2026-02-01', '2026-03-15', ['2026-02', '2026-02'], [['2026-03-01', '2026-03-15']]],
+    ['2026-03-02', '2026-03-30', null, [['2026-03-02', '2026-03-30']]],
+  ])('%s to %s', (from, to, months, days) => {
+    const split = monthsAndDays({ from: day(from), to: day(to) });
+    if (months) expect([split.fromMonth, split.toMonth]).toEqual(months.map(month));
+    else expect(split.fromMonth).toBeGreaterThan(split.toMonth);
+    expect(split.days).toEqual(days.map(([a, b]) => ({ from: day(a), to: day(b) })));
   });
 });

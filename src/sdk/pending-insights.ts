@@ -1,24 +1,22 @@
 import type { EntityManager } from 'typeorm';
+import type { SqlStatement } from '../database/snapshot-reads';
 import { UserStateEntity } from './user-state.entity';
 
 /**
  * The users' pending insights (docs/decisions/0018-campaign-insights.md) as the insights feature reads and
- * takes them, in its own transaction: the text each state write keeps in `sdk_user_states.pending_insights`
- * (opaque here), with `pending_since`, when the oldest count in it was written (indexed, with the tenant:
- * only users written since the last fold have one).
+ * takes them: the text each state write keeps in `sdk_user_states.pending_insights` (opaque here), with
+ * `pending_since`, when the oldest count in it was written (indexed, then the tenant: only users written
+ * since the last fold have one).
  */
 
 /** How many users one clearing statement names. */
 const CLEARED_PER_STATEMENT = 250;
 
-/** The pending insights of the tenant's users. */
-export async function pendingInsightsOf(manager: EntityManager, tenantId: string): Promise<string[]> {
-  const rows: { pending_insights: string }[] = await manager.query(
-    'SELECT pending_insights FROM sdk_user_states WHERE pending_since IS NOT NULL AND tenant_id = ?',
-    [tenantId],
-  );
-  return rows.map((row) => row.pending_insights);
-}
+/** The statement that reads the pending insights of the tenant's users (a row each, `pending_insights`). */
+export const pendingInsightsOf = (tenantId: string): SqlStatement => ({
+  sql: 'SELECT pending_insights FROM sdk_user_states WHERE pending_since IS NOT NULL AND tenant_id = ?',
+  values: [tenantId],
+});
 
 /** One user's pending insights, taken. */
 export interface TakenInsights {

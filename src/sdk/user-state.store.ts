@@ -1,11 +1,10 @@
 import type { Provider } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { DomainError } from '../common/domain-error';
-import { ErrorCode } from '../common/error-code';
 import { ReadBatcher } from '../common/read-batcher';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
 import { isDeadlockError } from '../database/driver-error';
 import { executeOnPool, type MysqlPool } from '../database/driver-reads';
+import { whenSqliteIdle } from '../database/snapshot-reads';
 
 /** A user's state document as stored, with the version its conditional update checks. */
 export interface StoredUserState {
@@ -139,9 +138,6 @@ interface SqliteStatement {
   run(...parameters: unknown[]): { changes: number };
 }
 
-/** How long a SQLite write waits for a transaction of another request on the shared connection. */
-const SQLITE_TRANSACTION_WAIT_MS = 5000;
-
 /**
  * better-sqlite3 is synchronous and TypeORM shares its one connection: a write
  * issued while another request's TypeORM transaction is open would join (and
@@ -172,22 +168,17 @@ class SqliteUserStateStore extends UserStateStore {
     now: number,
     insights?: InsightsWrite,
   ): Promise<boolean> {
-    const startedAt = Date.now();
-    while (this.database.inTransaction) {
-      if (Date.now() - startedAt > SQLITE_TRANSACTION_WAIT_MS) {
-        throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'the database is busy, retry later', { 'retry-after': '1' });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
     const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights);
-    try {
-      return this.prepared(sql).run(...values).changes === 1;
-    } catch (error) {
-      if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
-        return false;
+    return whenSqliteIdle(this.database, () => {
+      try {
+        return this.prepared(sql).run(...values).changes === 1;
+      } catch (error) {
+        if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
+          return false;
+        }
+        throw error;
       }
-      throw error;
-    }
+    });
   }
 
   /** Prepared on first use: the table exists only once the migrations have run. */

@@ -35,6 +35,18 @@ export class AddCampaignInsights1767225603100 implements MigrationInterface {
     );
     await queryRunner.createTable(
       new Table({
+        name: 'insight_months',
+        columns: [
+          key(column.tenantId()),
+          key(column.bigint('cta_id')),
+          key(column.integer('month')),
+          column.bigint('actions'),
+          column.bigint('resets'),
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
         name: 'insight_ctas',
         columns: [key(column.tenantId()), key(column.bigint('cta_id')), column.bigint('users'), column.bigint('users_reached')],
       }),
@@ -48,7 +60,7 @@ export class AddCampaignInsights1767225603100 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['insight_states', 'insight_ctas', 'insight_days']) {
+    for (const table of ['insight_states', 'insight_ctas', 'insight_months', 'insight_days']) {
       await queryRunner.dropTable(table);
     }
     await queryRunner.dropIndex('sdk_user_states', 'ix_sdk_user_states_pending');
