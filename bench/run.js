@@ -57,6 +57,8 @@ const COHORT_MEMBERS = 100_000;
 const INSIGHTS = { tenantId: 'bench-insights', firstId: 40_001, extraCtas: 980, users: 0 };
 const INSIGHT_DAYS = 366;
 const INSIGHT_PENDING_USERS = 2_000;
+/** An operator or two reading: the latency of one read, not a queue of them. */
+const INSIGHT_CONNECTIONS = 2;
 const DAY_MS = 86_400_000;
 const dayText = (day) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 /** The ids of every CTA `seedTenant` makes for `tenant`: 20 live ones, then `extraCtas`. */
@@ -403,7 +405,7 @@ async function measureInsightsRead(service, name, pathAndQuery) {
   const headers = { 'x-tenant-id': INSIGHTS.tenantId };
   const check = await fetch(url, { headers });
   if (check.status !== 200) throw new Error(`${pathAndQuery} answered ${check.status}: ${(await check.text()).slice(0, 300)}`);
-  return measure(name, { url, connections: LIST_CONNECTIONS, headers }, service);
+  return measure(name, { url, connections: INSIGHT_CONNECTIONS, headers }, service);
 }
 
 async function launchBytes(base, tenantId, token) {
@@ -703,6 +705,16 @@ function targets(results) {
     check(`${name}: large tenant launch within 15% (issue 6)`, largeSlower <= 0.15, slowerBy(largeSlower));
     if (kind === 'mysql' && rows.ctaList)
       check(`${name}: CTA list p99 < 50 ms (issue 6)`, rows.ctaList.p99Ms < 50, `${rows.ctaList.p99Ms} ms`);
+    check(
+      `${name}: insights of one CTA over ${INSIGHT_DAYS} days, p99 < 100 ms (issue 31)`,
+      rows.insightsCta.p99Ms < 100,
+      `${rows.insightsCta.p99Ms} ms`,
+    );
+    check(
+      `${name}: insights of 1,000 CTAs over ${INSIGHT_DAYS} days, p99 < 250 ms (issue 31)`,
+      rows.insightsOverview.p99Ms < 250,
+      `${rows.insightsOverview.p99Ms} ms`,
+    );
     if (rows.mergeBaseline) {
       const slower = 1 - rows.mergeThisBuild.requestsPerSecond / rows.mergeBaseline.requestsPerSecond;
       const cpu =

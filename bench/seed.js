@@ -292,6 +292,15 @@ async function seedInsights(db, { tenantId, ctaIds, days, today, pendingUsers, n
       ),
     );
   }
+  const months = new Map();
+  for (const [, ctaId, day, actions, resets] of dayRows) {
+    const key = `${ctaId}/${monthOf(day)}`;
+    const month = months.get(key) ?? [tenantId, ctaId, monthOf(day), 0, 0];
+    month[3] += actions;
+    month[4] += resets;
+    months.set(key, month);
+  }
+  await insertRows(db, 'insight_months', ['tenant_id', 'cta_id', 'month', 'actions', 'resets'], [...months.values()]);
   await insertRows(
     db,
     'insight_ctas',
