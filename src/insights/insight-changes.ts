@@ -9,8 +9,10 @@ import type { UserState } from '../sdk/user-state';
  * An entry is new when it is newer than the user's mark of that list: the newest entry counted so
  * far (and how many of that time). A mark only moves forward, so a device's lists count each entry
  * once however they arrive — re-sent, out of order, cut by the caps, or overwritten by an older list.
- * The marks live beside the document (the user's row), per CTA while the user has state for it; a
- * row without one starts from the stored list.
+ * The marks live beside the document (the user's row), per CTA while the user has state for it. A
+ * row every write of this version leaves with marks (`[]` at least); a row without them was stored
+ * before counting began: its lists count as counted, and its machines were never in `now`, so its
+ * first write adds them all.
  */
 
 export const DAY_MS = 86_400_000;
@@ -48,13 +50,13 @@ interface CtaBefore {
   marks: CtaMarks;
   /** Whether `marks` were stored (else they come from the lists). */
   marksStored: boolean;
-  machinesByState: Map<string, number>;
+  machinesByState: ReadonlyMap<string, number>;
 }
 
 /** The state a write replaces, as counting needs it; taken before the merge changes the parsed document. */
 export interface InsightBaseline {
   ctas: Map<string, CtaBefore>;
-  /** The marks as stored. */
+  /** The marks as stored; null: the row was never counted. */
   marks: string | null;
 }
 
@@ -79,6 +81,9 @@ function machinesByState(machines: Iterable<{ currentState: string }>): Map<stri
   return counts;
 }
 
+const NO_LIST: number[] = [];
+const NO_MACHINES: ReadonlyMap<string, number> = new Map();
+
 /** The stored marks (null: none): by CTA id. */
 const readMarks = (text: string | null): Map<string, CtaMarks> => new Map(text === null ? [] : (JSON.parse(text) as [string, CtaMarks][]));
 
@@ -93,7 +98,7 @@ export function insightBaseline(state: UserStateForInsights, marks: string | nul
       resetAt: cta.resetAt,
       marks: storedMarks ?? [markOf(cta.actionDoneAt), markOf(cta.resetAt)],
       marksStored: storedMarks !== undefined,
-      machinesByState: machinesByState(cta.activeStateMachines.values()),
+      machinesByState: marks === null ? NO_MACHINES : machinesByState(cta.activeStateMachines.values()),
     });
   }
   return { ctas, marks };
@@ -125,20 +130,17 @@ function advanced(mark: ListMark, list: readonly number[]): ListMark {
   return latest;
 }
 
-const NO_LIST: number[] = [];
-const NO_MACHINES = new Map<string, number>();
-
 /** What a write counts, and the user's marks to store with it (null: none). */
 export interface CountedWrite {
   changes: InsightChange[];
-  marks: string | null;
+  marks: string;
 }
 
 /** What the write of `state` over the document of `baseline` counts; CTAs without change are left out. */
 export function insightChanges(baseline: InsightBaseline, state: UserStateForInsights): CountedWrite {
   const changes: InsightChange[] = [];
   const marks: [string, CtaMarks][] = [];
-  let marksChanged = false;
+  let marksChanged = baseline.marks === null;
   for (const ctaId of new Set([...baseline.ctas.keys(), ...state.ctas.keys()])) {
     const before = baseline.ctas.get(ctaId);
     const after = state.ctas.get(ctaId);
@@ -160,13 +162,10 @@ export function insightChanges(baseline: InsightBaseline, state: UserStateForIns
       // The user's first action: counted on the day of the earliest.
       onDay(dayOf(actions.reduce((first, at) => Math.min(first, at))))[3]++;
     }
-    if (after) {
-      const moved: CtaMarks = [advanced(actionsMark, actionDoneAt), advanced(resetsMark, resetAt)];
-      marksChanged ||= !before?.marksStored || moved[0] !== actionsMark || moved[1] !== resetsMark;
-      if (moved[0] !== null || moved[1] !== null) marks.push([ctaId, moved]);
-    } else {
-      marksChanged ||= before?.marksStored === true;
-    }
+    const moved: CtaMarks = after ? [advanced(actionsMark, actionDoneAt), advanced(resetsMark, resetAt)] : [null, null];
+    const kept = moved[0] !== null || moved[1] !== null;
+    if (kept) marks.push([ctaId, moved]);
+    marksChanged ||= kept !== (before?.marksStored ?? false) || moved[0] !== actionsMark || moved[1] !== resetsMark;
     const statesBefore = before?.machinesByState ?? NO_MACHINES;
     const statesAfter = after ? machinesByState(after.activeStateMachines.values()) : NO_MACHINES;
     const states: [string, number][] = [];
@@ -184,8 +183,5 @@ export function insightChanges(baseline: InsightBaseline, state: UserStateForIns
       });
     }
   }
-  if (!marksChanged) {
-    return { changes, marks: baseline.marks };
-  }
-  return { changes, marks: marks.length > 0 ? JSON.stringify(marks) : null };
+  return { changes, marks: !marksChanged && baseline.marks !== null ? baseline.marks : JSON.stringify(marks) };
 }

@@ -37,7 +37,7 @@ describe('insightChanges: one write of a user state', () => {
 
   it('counts new entries on their UTC day, a first action as a new user, and the machines per state', () => {
     const before = stateOf({}, { a: '0' });
-    const baseline = insightBaseline(before, null);
+    const baseline = insightBaseline(before, '[]');
     const after = stateOf({ actionDoneAt: [at(1, 5), at(0, DAY_MS - 1)], resetAt: [at(1)] }, { a: '1', b: '1' });
     const { changes, marks } = insightChanges(baseline, after);
     expect(JSON.parse(marks!)).toEqual([
@@ -71,7 +71,7 @@ describe('insightChanges: one write of a user state', () => {
     const baseline = insightBaseline(state, marks);
     expect(insightChanges(baseline, state)).toEqual({ changes: [], marks });
     state.ctas.delete('7');
-    expect(insightChanges(baseline, state)).toEqual({ changes: [{ ctaId: '7', days: [], users: -1, states: [['2', -1]] }], marks: null });
+    expect(insightChanges(baseline, state)).toEqual({ changes: [{ ctaId: '7', days: [], users: -1, states: [['2', -1]] }], marks: '[]' });
   });
 
   it('counts against the stored marks, which never move back: an older list overwriting the stored one counts nothing again', () => {
