@@ -17,6 +17,7 @@ import { parseSnapshotRequest } from './snapshot-request';
 import { MAX_STORED_LIST_ENTRIES } from './user-state';
 import { TENANT_HEADER } from '../common/api-headers';
 import { RequireAppUserToken } from '../security/app-user-token.guard';
+import { SdkUserRequest } from './sdk-user-request';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const DELTA_STORED = '{"data":true}';
@@ -74,6 +75,7 @@ export class SdkStateController {
   constructor(private readonly sdkState: SdkStateService) {}
 
   @Post('active/state-machines')
+  @SdkUserRequest()
   @RequireAppUserToken()
   @HttpCode(200)
   @Header('content-type', JSON_CONTENT_TYPE)
@@ -113,6 +115,7 @@ export class SdkStateController {
   }
 
   @Post('state-machines/snapshot/delta')
+  @SdkUserRequest()
   @RequireAppUserToken()
   @HttpCode(200)
   @Header('content-type', JSON_CONTENT_TYPE)
