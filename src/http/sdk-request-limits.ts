@@ -15,6 +15,16 @@ export const DEFAULT_SDK_BODY_LIMIT_BYTES = 512 * 1024;
  * costs its socket: its body stays unread.
  */
 export const MAX_WAITING_PER_USER = 100;
+/**
+ * The pace at which one app user's bodies are taken in, on average: after a request of B bytes the
+ * user's next one starts B / this later at the soonest (a 512 KiB body: 125 ms; a device's delta of
+ * a few KB: well under a millisecond). Taking a body in costs the service a few ms per 100 KB, so
+ * a user who sends nothing but the largest bodies, from any number of connections, keeps at most
+ * about a third of one instance busy.
+ */
+export const SDK_USER_BYTES_PER_SECOND = 4 * 1024 * 1024;
+/** A turn held back less than this is handed on at once. */
+const MIN_HOLD_MS = 1;
 /** All requests whose tenant or user header is malformed share one turn (they are answered 400). */
 const MALFORMED_USER_KEY = '';
 const REFUSAL_STATUSES = new Set([HTTP_STATUS_OF[ErrorCode.PAYLOAD_TOO_LARGE], HTTP_STATUS_OF[ErrorCode.RATE_LIMITED]]);
@@ -28,7 +38,8 @@ const REFUSAL_STATUSES = new Set([HTTP_STATUS_OF[ErrorCode.PAYLOAD_TOO_LARGE], H
  *   user cost what one does, and other users never wait on them. Later requests of the user wait
  *   in arrival order (their bodies stay unread), up to MAX_WAITING_PER_USER; one more is answered
  *   429 RATE_LIMITED with `Retry-After: 1`. A request's turn ends when its response is sent or its
- *   connection closes, whatever the outcome.
+ *   connection closes, whatever the outcome, and passes on after a pause as long as its bytes take
+ *   at SDK_USER_BYTES_PER_SECOND.
  * Refusals (413, 429) are logged per user with counts, at most one line every few seconds.
  */
 export function registerSdkRequestLimits(fastify: FastifyInstance, bodyLimitBytes = DEFAULT_SDK_BODY_LIMIT_BYTES): void {
@@ -41,8 +52,15 @@ export function registerSdkRequestLimits(fastify: FastifyInstance, bodyLimitByte
       refuseBusy(reply);
       return;
     }
+    // The body's size as announced; without one (chunked), what the socket read during the request.
+    const announced = Number(request.headers['content-length']);
+    const socket = request.raw.socket;
+    const bytesBefore = socket.bytesRead;
     reply.raw.once('close', () => {
-      gate.leave(ticket);
+      const bytes = Number.isSafeInteger(announced) && announced >= 0 ? announced : socket.bytesRead - bytesBefore;
+      const holdMs = (bytes * 1000) / SDK_USER_BYTES_PER_SECOND;
+      if (holdMs < MIN_HOLD_MS) gate.leave(ticket);
+      else setTimeout(() => gate.leave(ticket), holdMs).unref();
       if (user && REFUSAL_STATUSES.has(reply.statusCode)) sdkUserLog.refused(user.tenantId, user.userId, reply.statusCode);
     });
     if (ticket.state === 'holding') done();

@@ -1,11 +1,21 @@
 import type { StateMachine } from './snapshot-request';
-import { byResetAt, byValue, dropEmptyEntries, MachineAge, newest, serializeUserState, UserState } from './user-state';
+import {
+  byResetAt,
+  byValue,
+  dropEmptyEntries,
+  emptyUserState,
+  MachineAge,
+  serializeUserState,
+  storedMachineJson,
+  UserState,
+} from './user-state';
 
 /**
- * The per-user caps of DESIGN §11 ("Bounded state"), in work proportional to the state: the
- * size each entry adds to the stored document is computed once, and what to drop is decided
- * in one pass over the entries sorted by age, so the document is serialised once more at the
- * end, never once per dropped entry (which took seconds for a state of 1,000 CTAs).
+ * The per-user caps of DESIGN §11 ("Bounded state"), in work proportional to the state: each
+ * part of the stored document is serialised (or, for numbers and ids, measured) once, what to
+ * drop is decided in one pass over the entries sorted by age, and the document is put together
+ * from the parts kept — never serialised again per dropped entry (which took seconds for a
+ * state of 1,000 CTAs).
  */
 
 /** The per-user caps. */
@@ -28,13 +38,11 @@ export interface Truncation {
 /** Whether a stored document (`json`, parsed as `state`) is within `limits` as it is: the launch's cheap check. */
 export function withinLimits(state: UserState<MachineAge>, json: string, limits: StateLimits): boolean {
   return (
-    fitsBytes(json, limits.maxUserStateBytes) &&
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: most documents pass without being measured.
+    (json.length * 3 <= limits.maxUserStateBytes || Buffer.byteLength(json) <= limits.maxUserStateBytes) &&
     [...state.ctas.values()].every((cta) => cta.activeStateMachines.size <= limits.maxMachinesPerCta)
   );
 }
-
-/** UTF-8 takes at most 3 bytes per UTF-16 unit: most documents pass without being measured. */
-const fitsBytes = (json: string, maxBytes: number): boolean => json.length * 3 <= maxBytes || Buffer.byteLength(json) <= maxBytes;
 
 /** Oldest first: by `lastTransitionAt`, then `createdAt`. */
 const byAge = (a: StateMachine, b: StateMachine): number => a.lastTransitionAt - b.lastTransitionAt || a.createdAt - b.createdAt;
@@ -43,22 +51,19 @@ const byAge = (a: StateMachine, b: StateMachine): number => a.lastTransitionAt -
  * Keeps `state` within `limits` (DESIGN §11): per CTA at most `maxMachinesPerCta` machines,
  * the oldest dropped first; then, while the serialised document is over `maxUserStateBytes`,
  * the oldest machines across all CTAs, and once none is left the older half of the longest
- * list, again and again. Answers the document that fits and what was dropped.
+ * list, again and again. Entries left empty are removed. Answers the document that fits and
+ * what was dropped.
  */
 export function boundUserState(state: UserState, limits: StateLimits): { json: string; truncations: Truncation[] } {
   const truncations = capMachinesPerCta(state, limits.maxMachinesPerCta);
-  const json = serializeUserState(state);
-  if (fitsBytes(json, limits.maxUserStateBytes)) {
-    return { json, truncations };
+  dropEmptyEntries(state);
+  const document = new DocumentParts(state);
+  truncations.push(...keepNewestMachines(state, document, limits.maxUserStateBytes));
+  if (document.bytes > limits.maxUserStateBytes) {
+    truncations.push(...halveLongestLists(state, document, limits.maxUserStateBytes));
   }
   dropEmptyEntries(state);
-  const size = new DocumentSize(state);
-  truncations.push(...dropOldestMachines(state, size, limits.maxUserStateBytes));
-  if (size.bytes > limits.maxUserStateBytes) {
-    truncations.push(...halveLongestLists(state, size, limits.maxUserStateBytes));
-  }
-  dropEmptyEntries(state);
-  return { json: serializeUserState(state), truncations };
+  return { json: document.text(state), truncations };
 }
 
 /** Per CTA, the machines past `max`, oldest first: one sort of that CTA's machines. */
@@ -75,110 +80,156 @@ function capMachinesPerCta(state: UserState, max: number): Truncation[] {
   return truncations;
 }
 
-/** Drops the oldest machines across all CTAs until the document fits (or none is left). */
-function dropOldestMachines(state: UserState, size: DocumentSize, maxBytes: number): Truncation[] {
-  const machines = size.machines.sort((a, b) => byAge(a.machine, b.machine));
+/**
+ * The newest machines across all CTAs, as many as fit beside the lists: dropping the oldest until
+ * the document fits keeps exactly these. Sized newest first, so a machine that cannot be kept is
+ * never serialised.
+ */
+function keepNewestMachines(state: UserState, document: DocumentParts, maxBytes: number): Truncation[] {
+  const machines: { ctaId: string; key: string; machine: StateMachine }[] = [];
+  for (const [ctaId, cta] of state.ctas) {
+    for (const [key, machine] of cta.activeStateMachines) machines.push({ ctaId, key, machine });
+  }
+  // Oldest first (a stable sort: equal ages in document order), walked from the newest end.
+  machines.sort((a, b) => byAge(a.machine, b.machine));
+  let kept = machines.length;
+  while (kept > 0) {
+    const { ctaId, key, machine } = machines[kept - 1];
+    if (!document.addMachine(ctaId, key, machine, maxBytes)) break;
+    kept--;
+  }
   const droppedByCta = new Map<string, number>();
-  for (let next = 0; size.bytes > maxBytes && next < machines.length; next++) {
-    const { ctaId, key, bytes } = machines[next];
+  for (const { ctaId, key } of machines.slice(0, kept)) {
     state.ctas.get(ctaId)!.activeStateMachines.delete(key);
-    size.dropMachine(ctaId, bytes);
     droppedByCta.set(ctaId, (droppedByCta.get(ctaId) ?? 0) + 1);
   }
   return [...droppedByCta].map(([ctaId, dropped]) => ({ reason: 'user_state_bytes', ctaId, dropped }));
 }
 
-/** One list of the state as the halving sees it: its entries' sizes, newest first. */
-interface RankedList {
+/** One list of the state as the halving sees it. */
+interface HalvedList<T = unknown> {
   entry: EntrySize;
   /** Which of the entry's two lists. */
   slot: 0 | 1;
-  /** Sizes of the entries from the newest, summed: `bytesOfNewest[n]` is what the newest `n` take. */
-  bytesOfNewest: number[];
+  list: T[];
+  /** Ranks entries (default: position, the later the newer), as `newest` does. */
+  newness?: (entry: T) => number;
   owner: Pick<Truncation, 'ctaId' | 'behaviourTagName'>;
-  /** Cuts the stored list to its newest `count` entries. */
-  keep(count: number): void;
+  /** Stores the list cut to `kept`. */
+  keep(kept: T[]): void;
+  /** Made at the list's first halving: positions newest first, and `bytesOfNewest[n]`, what the newest `n` take. */
+  ranking?: { order: number[]; bytesOfNewest: number[] };
 }
 
 /**
  * Halves the longest list (the ties: the first in document order) until the document fits.
  * Every list only shrinks, so the sequence of halvings is every list's lengths L, L/2, L/4, …
- * sorted longest first: one sort, then each halving costs its bookkeeping only.
+ * longest first, in document order among equal lengths: gathered by length once, then each
+ * halving costs its bookkeeping only (and a list's ranking, at its first).
  */
-function halveLongestLists(state: UserState, size: DocumentSize, maxBytes: number): Truncation[] {
-  const lists: RankedList[] = [];
+function halveLongestLists(state: UserState, size: DocumentParts, maxBytes: number): Truncation[] {
+  const lists: HalvedList[] = [];
+  const add = <T>(list: HalvedList<T>) => {
+    if (list.list.length > 0) lists.push(list as HalvedList);
+  };
   for (const [ctaId, cta] of state.ctas) {
     const entry = size.ctaEntry(ctaId);
-    lists.push(ranked(entry, 0, cta.resetAt, byValue, { ctaId }, (count) => (cta.resetAt = newest(cta.resetAt, byValue, count))));
-    lists.push(
-      ranked(entry, 1, cta.actionDoneAt, byValue, { ctaId }, (count) => (cta.actionDoneAt = newest(cta.actionDoneAt, byValue, count))),
-    );
+    const owner = { ctaId };
+    add({ entry, slot: 0, list: cta.resetAt, newness: byValue, owner, keep: (kept) => (cta.resetAt = kept) });
+    add({ entry, slot: 1, list: cta.actionDoneAt, newness: byValue, owner, keep: (kept) => (cta.actionDoneAt = kept) });
   }
   for (const [behaviourTagName, tag] of state.tags) {
     const entry = size.tagEntry(behaviourTagName);
     const owner = { behaviourTagName };
-    lists.push(ranked(entry, 0, tag.activeCtas, undefined, owner, (count) => (tag.activeCtas = newest(tag.activeCtas, undefined, count))));
-    lists.push(
-      ranked(entry, 1, tag.ctasResetAt, byResetAt, owner, (count) => (tag.ctasResetAt = newest(tag.ctasResetAt, byResetAt, count))),
-    );
+    add({ entry, slot: 0, list: tag.activeCtas, owner, keep: (kept) => (tag.activeCtas = kept) });
+    add({ entry, slot: 1, list: tag.ctasResetAt, newness: byResetAt, owner, keep: (kept) => (tag.ctasResetAt = kept) });
   }
-  const halvings: { list: number; from: number }[] = [];
-  lists.forEach((list, index) => {
-    for (let length = list.bytesOfNewest.length - 1; length > 0; length >>= 1) halvings.push({ list: index, from: length });
-  });
-  halvings.sort((a, b) => b.from - a.from || a.list - b.list);
+  /** Length before the halving → the lists halved from it, in document order. */
+  const byLength = new Map<number, HalvedList[]>();
+  for (const list of lists) {
+    for (let length = list.list.length; length > 0; length >>= 1) {
+      const halved = byLength.get(length);
+      if (halved) halved.push(list);
+      else byLength.set(length, [list]);
+    }
+  }
   const truncations: Truncation[] = [];
-  const kept = new Map<RankedList, number>();
-  for (const { list: index, from } of halvings) {
-    if (size.bytes <= maxBytes) break;
-    const list = lists[index];
-    const count = from >> 1;
-    size.resizeList(list.entry, list.slot, count, list.bytesOfNewest[count]);
-    kept.set(list, count);
-    truncations.push({ reason: 'user_state_bytes', ...list.owner, dropped: from - count });
+  const kept = new Map<HalvedList, number>();
+  for (const from of [...byLength.keys()].sort((a, b) => b - a)) {
+    for (const list of byLength.get(from)!) {
+      if (size.bytes <= maxBytes) break;
+      const { bytesOfNewest } = (list.ranking ??= ranking(list));
+      const count = from >> 1;
+      size.resizeList(list.entry, list.slot, count, bytesOfNewest[count]);
+      kept.set(list, count);
+      truncations.push({ reason: 'user_state_bytes', ...list.owner, dropped: from - count });
+    }
   }
-  kept.forEach((count, list) => list.keep(count));
+  kept.forEach((count, list) =>
+    list.keep(
+      list
+        .ranking!.order.slice(0, count)
+        .sort((a, b) => a - b)
+        .map((at) => list.list[at]),
+    ),
+  );
   return truncations;
 }
 
-/** `list`'s entry sizes ranked newest first, as `newest` ranks them (ties: the earlier entry first; no `newness`: the later). */
-function ranked<T>(
-  entry: EntrySize,
-  slot: 0 | 1,
-  list: T[],
-  newness: ((entry: T) => number) | undefined,
-  owner: RankedList['owner'],
-  keep: (count: number) => void,
-): RankedList {
-  const order = list.map((_, index) => index);
+/** Positions newest first (ties: the earlier entry first), and what the newest `n` take. */
+function ranking({ list, newness, entry, slot }: HalvedList): NonNullable<HalvedList['ranking']> {
+  const order = list.map((_, index) => index).reverse();
   if (newness) {
     const values = list.map(newness);
-    order.sort((a, b) => values[b] - values[a] || a - b);
-  } else {
-    order.reverse();
+    // Lists are mostly in the order things happened: strictly increasing needs no sort.
+    if (!values.every((value, index) => index === 0 || values[index - 1] < value)) {
+      order.sort((a, b) => values[b] - values[a] || a - b);
+    }
   }
+  const sizes = entry.listEntryBytes[slot];
   const bytesOfNewest = [0];
-  for (const index of order) bytesOfNewest.push(bytesOfNewest[bytesOfNewest.length - 1] + jsonBytes(list[index]));
-  return { entry, slot, bytesOfNewest, owner, keep };
+  for (const index of order) bytesOfNewest.push(bytesOfNewest[bytesOfNewest.length - 1] + sizes[index]);
+  return { order, bytesOfNewest };
 }
 
-const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+/** Decimal strings (CTA ids) serialise as themselves in quotes. */
+const DECIMAL = /^-?\d+$/;
+
+/** 10, 100, …, 10^16: a safe integer has fewer digits than the first of these above it. */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, index) => 10 ** (index + 1));
+
+/** What one list entry takes in the document: integers and decimal strings counted, not serialised. */
+function valueBytes(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    const magnitude = Math.abs(value);
+    let [low, high] = [0, POWERS_OF_TEN.length];
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (magnitude >= POWERS_OF_TEN[middle]) low = middle + 1;
+      else high = middle;
+    }
+    return value < 0 ? low + 2 : low + 1;
+  }
+  return typeof value === 'string' && DECIMAL.test(value) ? value.length + 2 : Buffer.byteLength(JSON.stringify(value));
+}
+
 /** The commas between `count` entries of a JSON array. */
 const commas = (count: number): number => Math.max(0, count - 1);
 
 /** One CTA or tag entry of the document, as sizes. */
 interface EntrySize {
   array: 'ctas' | 'tags';
-  /** Everything but the machines and the lists' entries: brackets, the id, the keys. */
   frame: number;
   machines: number;
   machinesBytes: number;
-  /** Entries of the entry's two lists (resetAt and actionDoneAt, or activeCtas and ctasResetAt). */
+  /** The entry's two lists (resetAt and actionDoneAt, or activeCtas and ctasResetAt): what each entry takes, by position. */
+  listEntryBytes: [number[], number[]];
+  /** Entries of each list kept, and what they take (without brackets and commas). */
   listCounts: [number, number];
   listBytes: [number, number];
 }
 
-const entryBytes = (entry: EntrySize): number =>
+const entrySizeBytes = (entry: EntrySize): number =>
   entry.frame +
   entry.machinesBytes +
   commas(entry.machines) +
@@ -187,21 +238,33 @@ const entryBytes = (entry: EntrySize): number =>
   entry.listBytes[1] +
   commas(entry.listCounts[1]);
 const isEmpty = (entry: EntrySize): boolean => entry.machines === 0 && entry.listCounts[0] === 0 && entry.listCounts[1] === 0;
-/** The entries of a JSON array, without its brackets and commas. */
-const entriesBytes = (list: unknown[]): number => jsonBytes(list) - 2 - commas(list.length);
+/** Sizes of a list's entries, and their sum. */
+function listSizes(list: unknown[]): { sizes: number[]; bytes: number } {
+  const sizes = list.map(valueBytes);
+  return { sizes, bytes: sizes.reduce((sum, bytes) => sum + bytes, 0) };
+}
 
 /** `{"ctas":[],"tags":[]}`: the document around its entries. */
-const DOCUMENT_FRAME = jsonBytes({ ctas: [], tags: [] });
+const DOCUMENT_FRAME = Buffer.byteLength(serializeUserState(emptyUserState()));
+
+/** What an entry takes in the document without its machines and its lists' entries: brackets, the id, the keys. */
+function frameOf(array: 'ctas' | 'tags', id: string, tag?: object): number {
+  const alone = emptyUserState();
+  if (array === 'ctas') alone.ctas.set(id, { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [] });
+  // The stored object as it is (its own key order), with its two lists empty.
+  else alone.tags.set(id, { ...tag, activeCtas: [], ctasResetAt: [] });
+  return Buffer.byteLength(serializeUserState(alone)) - DOCUMENT_FRAME;
+}
 
 /**
- * The UTF-8 size of `serializeUserState(state)`, kept exact as machines are dropped and lists
- * cut, without serialising again: from the size of each part, computed once. An entry left
- * empty leaves the document (as `dropEmptyEntries` then removes it).
+ * The parts of `serializeUserState(state)` and their sizes, kept exact as machines are added and
+ * lists cut, without serialising the document again: the entries with their lists at first, the
+ * machines added one by one (each serialised once, its text kept for the document). An entry is
+ * in the document while it holds anything (`dropEmptyEntries` removes the others).
  */
-class DocumentSize {
+class DocumentParts {
   bytes = DOCUMENT_FRAME;
-  /** Every machine with what it adds to its CTA's list (without the comma): `["key",{…}]`. */
-  readonly machines: { ctaId: string; key: string; machine: StateMachine; bytes: number }[] = [];
+  private readonly machineTexts = new Map<StateMachine, string>();
   private readonly ctas = new Map<string, EntrySize>();
   private readonly tags = new Map<string, EntrySize>();
   /** Entries in the document, per array. */
@@ -209,32 +272,34 @@ class DocumentSize {
 
   constructor(state: UserState) {
     for (const [ctaId, cta] of state.ctas) {
-      let machinesBytes = 0;
-      for (const [key, machine] of cta.activeStateMachines) {
-        const bytes = jsonBytes([key, machine]);
-        this.machines.push({ ctaId, key, machine, bytes });
-        machinesBytes += bytes;
-      }
+      const [resetAt, actionDoneAt] = [listSizes(cta.resetAt), listSizes(cta.actionDoneAt)];
       this.add(this.ctas, ctaId, {
         array: 'ctas',
-        frame: jsonBytes([ctaId, { activeStateMachines: [], resetAt: [], actionDoneAt: [] }]),
-        machines: cta.activeStateMachines.size,
-        machinesBytes,
+        frame: frameOf('ctas', ctaId),
+        machines: 0,
+        machinesBytes: 0,
+        listEntryBytes: [resetAt.sizes, actionDoneAt.sizes],
         listCounts: [cta.resetAt.length, cta.actionDoneAt.length],
-        listBytes: [entriesBytes(cta.resetAt), entriesBytes(cta.actionDoneAt)],
+        listBytes: [resetAt.bytes, actionDoneAt.bytes],
       });
     }
     for (const [name, tag] of state.tags) {
+      const [activeCtas, ctasResetAt] = [listSizes(tag.activeCtas), listSizes(tag.ctasResetAt)];
       this.add(this.tags, name, {
         array: 'tags',
-        // The stored object as it is (its own key order), with its two lists empty.
-        frame: jsonBytes([name, { ...tag, activeCtas: [], ctasResetAt: [] }]),
+        frame: frameOf('tags', name, tag),
         machines: 0,
         machinesBytes: 0,
+        listEntryBytes: [activeCtas.sizes, ctasResetAt.sizes],
         listCounts: [tag.activeCtas.length, tag.ctasResetAt.length],
-        listBytes: [entriesBytes(tag.activeCtas), entriesBytes(tag.ctasResetAt)],
+        listBytes: [activeCtas.bytes, ctasResetAt.bytes],
       });
     }
+  }
+
+  /** The document of what `state` holds now, from the parts made. */
+  text(state: UserState): string {
+    return serializeUserState(state, (key, machine) => this.machineTexts.get(machine) ?? storedMachineJson(key, machine));
   }
 
   ctaEntry(ctaId: string): EntrySize {
@@ -245,11 +310,23 @@ class DocumentSize {
     return this.tags.get(name)!;
   }
 
-  dropMachine(ctaId: string, machineBytes: number): void {
-    this.change(this.ctas.get(ctaId)!, (entry) => {
-      entry.machines--;
-      entry.machinesBytes -= machineBytes;
-    });
+  /** Adds a machine of the CTA when the document still fits `maxBytes` with it; answers whether it did. */
+  addMachine(ctaId: string, key: string, machine: StateMachine, maxBytes: number): boolean {
+    const text = storedMachineJson(key, machine);
+    const bytes = Buffer.byteLength(text);
+    const entry = this.ctas.get(ctaId)!;
+    const resize = (by: number) =>
+      this.change(entry, (changed) => {
+        changed.machines += by;
+        changed.machinesBytes += by * bytes;
+      });
+    resize(1);
+    if (this.bytes > maxBytes) {
+      resize(-1);
+      return false;
+    }
+    this.machineTexts.set(machine, text);
+    return true;
   }
 
   /** One of `entry`'s lists cut to `count` entries taking `bytes` (without brackets and commas). */
@@ -262,19 +339,22 @@ class DocumentSize {
 
   private add(entries: Map<string, EntrySize>, id: string, entry: EntrySize): void {
     entries.set(id, entry);
-    this.bytes += entryBytes(entry) + (this.present[entry.array] > 0 ? 1 : 0);
-    this.present[entry.array]++;
+    this.change(entry, () => undefined, false);
   }
 
-  private change(entry: EntrySize, apply: (entry: EntrySize) => void): void {
-    this.bytes -= entryBytes(entry);
+  /** Applies a change to an entry, the entry entering or leaving the document as it holds something or nothing. */
+  private change(entry: EntrySize, apply: (entry: EntrySize) => void, wasPresent = !isEmpty(entry)): void {
+    if (wasPresent) this.bytes -= entrySizeBytes(entry);
     apply(entry);
-    if (isEmpty(entry)) {
-      // The entry leaves the document, and with it a comma when others remain.
+    const isPresent = !isEmpty(entry);
+    if (isPresent) this.bytes += entrySizeBytes(entry);
+    if (isPresent && !wasPresent) {
+      // With a comma before it when others are there.
+      this.bytes += this.present[entry.array] > 0 ? 1 : 0;
+      this.present[entry.array]++;
+    } else if (wasPresent && !isPresent) {
       this.present[entry.array]--;
       this.bytes -= this.present[entry.array] > 0 ? 1 : 0;
-    } else {
-      this.bytes += entryBytes(entry);
     }
   }
 }

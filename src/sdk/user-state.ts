@@ -67,15 +67,24 @@ export function parseUserState(json: string): UserState {
   };
 }
 
-export function serializeUserState(state: UserState): string {
-  const document: StoredDocument = {
-    ctas: [...state.ctas].map(([ctaId, cta]) => [
-      ctaId,
-      { activeStateMachines: [...cta.activeStateMachines], resetAt: cta.resetAt, actionDoneAt: cta.actionDoneAt },
-    ]),
-    tags: [...state.tags],
-  };
-  return JSON.stringify(document);
+/** A machine as its CTA's list in the stored document holds it: `["key",{…}]`. */
+export const storedMachineJson = (key: string, machine: StateMachine): string => JSON.stringify([key, machine]);
+
+/**
+ * The stored document: `{"ctas":[[id,{"activeStateMachines":[[key,machine],…],"resetAt":[…],"actionDoneAt":[…]}],…],"tags":[[name,{…}],…]}`,
+ * as `JSON.stringify` writes it. `machineJson` may answer a machine's text already made (the caps do).
+ */
+export function serializeUserState(state: UserState, machineJson = storedMachineJson): string {
+  const ctas: string[] = [];
+  for (const [ctaId, cta] of state.ctas) {
+    const machines: string[] = [];
+    for (const [key, machine] of cta.activeStateMachines) machines.push(machineJson(key, machine));
+    ctas.push(
+      `[${JSON.stringify(ctaId)},{"activeStateMachines":[${machines.join(',')}],"resetAt":${JSON.stringify(cta.resetAt)},"actionDoneAt":${JSON.stringify(cta.actionDoneAt)}}]`,
+    );
+  }
+  const tags = [...state.tags].map((entry) => JSON.stringify(entry));
+  return `{"ctas":[${ctas.join(',')}],"tags":[${tags.join(',')}]}`;
 }
 
 /** The newest `limit` entries of a list, in the order sent; `newness` ranks entries (default: position). */
