@@ -244,11 +244,50 @@ async function benchFairWork() {
   return results;
 }
 
-module.exports = { benchFairWork };
+/** The targets of issue 27, as [name, ok, detail], from what benchFairWork measured. */
+function fairWorkTargets(results) {
+  const checks = [];
+  for (const row of results.worstBodies?.worst ?? []) {
+    checks.push([
+      `${row.route}: worst body <= ${results.worstBodies.targetRatio}x JSON.parse of its bytes`,
+      row.ratio <= results.worstBodies.targetRatio,
+      `${row.ratio}x (${row.ms} ms against ${row.parseMs} ms; ${row.name})`,
+    ]);
+  }
+  for (const round of results.isolation?.rounds ?? []) {
+    const { throughputShare, p99Multiple } = results.isolation.targets;
+    checks.push([
+      `isolation round ${round.round}: another tenant keeps >= ${100 * throughputShare}% of its launches`,
+      round.share >= throughputShare,
+      `${Math.round(100 * round.share)}%`,
+    ]);
+    checks.push([
+      `isolation round ${round.round}: its launch p99 <= ${p99Multiple}x quiet`,
+      round.p99Multiple <= p99Multiple,
+      `${round.p99Multiple.toFixed(1)}x (${round.abused.p99Ms} ms against ${round.quiet.p99Ms} ms)`,
+    ]);
+    checks.push([
+      `isolation round ${round.round}: /health within 1 s throughout`,
+      round.health.late === 0,
+      `slowest ${round.health.slowestMs ?? 'timed out'} ms`,
+    ]);
+  }
+  for (const [name, row] of Object.entries(results.unknownTenants?.rows ?? {})) {
+    checks.push([
+      `${name} for random tenant ids: < ${results.unknownTenants.target} statements`,
+      row.statements < results.unknownTenants.target,
+      `${row.statements}`,
+    ]);
+  }
+  return checks.map(([name, ok, detail]) => ({ name, ok, detail }));
+}
+
+module.exports = { benchFairWork, fairWorkTargets };
 
 if (require.main === module) {
   benchFairWork()
     .then((results) => {
+      fairWorkTargets(results).forEach((entry) => console.log(`${entry.ok ? 'PASS' : 'FAIL'} ${entry.name}: ${entry.detail}`));
       fs.writeFileSync(
         path.join(__dirname, 'fair-work-results.json'),
         `${JSON.stringify({ at: new Date().toISOString(), ...results }, null, 2)}\n`,

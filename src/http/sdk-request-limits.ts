@@ -32,7 +32,8 @@ const REFUSAL_STATUSES = new Set([HTTP_STATUS_OF[ErrorCode.PAYLOAD_TOO_LARGE], H
 /**
  * Fair work on the SDK routes that carry an app user's snapshots (launch, delta; DESIGN §24), for
  * the standalone app and any host; call it before `app.init()`:
- * - their own body limit, `bodyLimitBytes` (larger → 413 PAYLOAD_TOO_LARGE);
+ * - their own body limit, `bodyLimitBytes`, or the server's when that is smaller (larger → 413
+ *   PAYLOAD_TOO_LARGE);
  * - one request per (tenant, `auth-userid`) read, parsed and handled at a time: the user is taken
  *   from the headers before the body is read, so four connections sending large bodies for one
  *   user cost what one does, and other users never wait on them. Later requests of the user wait
@@ -67,7 +68,7 @@ export function registerSdkRequestLimits(fastify: FastifyInstance, bodyLimitByte
   };
   fastify.addHook('onRoute', (route) => {
     if ((route.config as Record<string, unknown> | undefined)?.[SDK_USER_REQUEST] !== true) return;
-    route.bodyLimit = bodyLimitBytes;
+    route.bodyLimit = Math.min(bodyLimitBytes, fastify.initialConfig.bodyLimit ?? bodyLimitBytes);
     // Before the route's own hooks: the turn is taken before anything else of the route runs.
     route.onRequest = [takeTurn, ...[route.onRequest ?? []].flat()];
   });
