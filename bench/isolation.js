@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Isolation under abuse (issue 27, DESIGN §24), part of bench/fair-work.js: another tenant's
+ * Isolation under abuse (issue 27), part of bench/fair-work.js: another tenant's
  * launches (closed loop, rotating users) alone, then while 4 connections send the worst deltas for
  * one app user; its throughput and p99 under abuse against alone, and /health probed throughout.
  * In ROUNDS rounds (quiet, then abused), since the load of a shared machine drifts.

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The worst body of every route with a body (issue 27, DESIGN §24), part of bench/fair-work.js: for
+ * The worst body of every route with a body (issue 27), part of bench/fair-work.js: for
  * each route a few bodies built to cost the most within the documented limits (BODY_LIMIT_BYTES
  * 1 MiB, SDK_BODY_LIMIT_BYTES 512 KiB, the member routes' 4 MiB, and each route's list caps), each
  * sent a few times one after another; the slowest candidate's median time against `JSON.parse` of

@@ -23,7 +23,7 @@ function truncations(metrics: string, reason: string): number {
   return match ? Number(match[1]) : 0;
 }
 
-eachDatabase('fair work per request: the caps exact with worst-case bodies, the SDK body limit (DESIGN §24)', (database) => {
+eachDatabase('fair work per request: the caps exact with worst-case bodies, the SDK body limit', (database) => {
   let api: TestApp;
   let tenantCount = 0;
   const tenant = () => new AdminClient(api, `fair-${++tenantCount}`);
@@ -140,7 +140,7 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
   });
 });
 
-describe('bounded logs of one app user (DESIGN §24) [sqlite]', () => {
+describe('bounded logs of one app user [sqlite]', () => {
   let api: TestApp;
   let written: string[];
   const capture = (chunk: unknown): void => void written.push(String(chunk));

@@ -17,7 +17,7 @@ interface Answer {
 }
 
 /**
- * One app user's turn at a time (DESIGN §24): tested over a real socket, where a request can be
+ * One app user's turn at a time: tested over a real socket, where a request can be
  * held open half sent, or cut off. SQLite only: the gate is in front of the route, whatever the database.
  */
 describe('one request per app user at a time [sqlite]', () => {

@@ -37,7 +37,7 @@ async function countStatements(api: TestApp): Promise<{ count: () => number; sto
   };
 }
 
-eachDatabase('tenant ids that never had a catalogue (DESIGN §24)', (database) => {
+eachDatabase('tenant ids that never had a catalogue', (database) => {
   let api: TestApp;
 
   beforeAll(async () => {

@@ -26,7 +26,7 @@ export interface AppConfig {
   adminPrefixAliases: string[];
   sdkPrefix: string;
   bodyLimitBytes: number;
-  /** The launch and delta routes' own body limit (DESIGN §24). */
+  /** The launch and delta routes' own body limit, at most `bodyLimitBytes` (a device's deltas are a few KB). */
   sdkBodyLimitBytes: number;
   /** `['*']` allows every origin. */
   corsOrigins: string[];

@@ -30,7 +30,7 @@ const MALFORMED_USER_KEY = '';
 const REFUSAL_STATUSES = new Set([HTTP_STATUS_OF[ErrorCode.PAYLOAD_TOO_LARGE], HTTP_STATUS_OF[ErrorCode.RATE_LIMITED]]);
 
 /**
- * Fair work on the SDK routes that carry an app user's snapshots (launch, delta; DESIGN §24), for
+ * Fair work on the SDK routes that carry an app user's snapshots (launch, delta), for
  * the standalone app and any host; call it before `app.init()`:
  * - their own body limit, `bodyLimitBytes`, or the server's when that is smaller (larger → 413
  *   PAYLOAD_TOO_LARGE);

@@ -89,7 +89,7 @@ export class SdkStateService {
     }
     const [{ state, catalogue }, cohorts] = await Promise.all([
       hasSnapshots(request) ? this.merge(tenantId, userId, request, cached, mark) : this.readPruned(tenantId, userId, cached, mark),
-      // The eligibility step (DESIGN §12): the user's cohorts at this launch.
+      // The eligibility step: the user's cohorts at this launch.
       this.userCohorts.cohortsOf(tenantId, userId, client, cached.cohortTargeting),
     ]);
     // A catalogue revalidated meanwhile may name other cohorts.
@@ -101,7 +101,7 @@ export class SdkStateService {
   /**
    * The tenant's cached catalogue. A tenant that has none (NO_CATALOGUE) has no stored state and
    * stores nothing, so its requests read nothing more; but its snapshots are ignored only once a
-   * check that started after the request arrived confirms it still has none (DESIGN §11).
+   * check that started after the request arrived confirms it still has none (a stale catalogue never loses data).
    */
   private async catalogueFor(tenantId: string, request: SnapshotRequest, mark: number): Promise<TenantCatalogue> {
     const cached = await this.catalogueCache.catalogueOf(tenantId);

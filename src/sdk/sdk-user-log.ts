@@ -21,7 +21,7 @@ interface UserSummary {
 }
 
 /**
- * What an app user's requests ran into (DESIGN §11 "Bounded state", §24): merges that dropped
+ * What an app user's requests ran into: merges that dropped
  * entries to stay within the caps, and requests refused for their size or their number. One warn
  * line per user at most every USER_LOG_PERIOD_MS, with tenant, user and counts (never the
  * entries), so one client cannot fill the log: the first event at once, the rest of the period in

@@ -15,14 +15,14 @@ interface Check {
 }
 
 /**
- * Which tenants have a catalogue, for all of them at once (DESIGN §24: unknown tenants cost
- * nothing per request). The tenant header is not authenticated, so a flood of made-up ids must
+ * Which tenants have a catalogue, for all of them at once, so that unknown tenants cost
+ * nothing per request. The tenant header is not authenticated, so a flood of made-up ids must
  * not cost a database read each: a tenant is told by its catalogue revision row, which its first
  * admin write creates and nothing deletes. The instance holds the ids of those rows (one string
  * per real tenant, never per id asked about) and checks them with one statement for all: at most
  * one every `maxAgeMs` on behalf of launches, and at most one every MAX_UNKNOWN_TENANT_WAIT_MS on
- * behalf of a request about to ignore snapshots (that one must start after the request arrived,
- * DESIGN §11). The statement reads only the number of rows unless it changed.
+ * behalf of a request about to ignore snapshots (that one must start after the request arrived:
+ * a stale catalogue never loses data). The statement reads only the number of rows unless it changed.
  */
 export class TenantDirectory {
   private readonly tenants = new Set<string>();

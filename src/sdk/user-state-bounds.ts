@@ -11,7 +11,7 @@ import {
 } from './user-state';
 
 /**
- * The per-user caps of DESIGN §11 ("Bounded state"), in work proportional to the state: each
+ * The per-user caps ("Bounded state" in the README), in work proportional to the state: each
  * part of the stored document is serialised (or, for numbers and ids, measured) once, what to
  * drop is decided in one pass over the entries sorted by age, and the document is put together
  * from the parts kept — never serialised again per dropped entry (which took seconds for a
@@ -48,7 +48,7 @@ export function withinLimits(state: UserState<MachineAge>, json: string, limits:
 const byAge = (a: StateMachine, b: StateMachine): number => a.lastTransitionAt - b.lastTransitionAt || a.createdAt - b.createdAt;
 
 /**
- * Keeps `state` within `limits` (DESIGN §11): per CTA at most `maxMachinesPerCta` machines,
+ * Keeps `state` within `limits`: per CTA at most `maxMachinesPerCta` machines,
  * the oldest dropped first; then, while the serialised document is over `maxUserStateBytes`,
  * the oldest machines across all CTAs, and once none is left the older half of the longest
  * list, again and again. Entries left empty are removed. Answers the document that fits and
@@ -92,14 +92,14 @@ function keepNewestMachines(state: UserState, document: DocumentParts, maxBytes:
   }
   // Oldest first (a stable sort: equal ages in document order), walked from the newest end.
   machines.sort((a, b) => byAge(a.machine, b.machine));
-  let kept = machines.length;
-  while (kept > 0) {
-    const { ctaId, key, machine } = machines[kept - 1];
+  let firstKept = machines.length;
+  while (firstKept > 0) {
+    const { ctaId, key, machine } = machines[firstKept - 1];
     if (!document.addMachine(ctaId, key, machine, maxBytes)) break;
-    kept--;
+    firstKept--;
   }
   const droppedByCta = new Map<string, number>();
-  for (const { ctaId, key } of machines.slice(0, kept)) {
+  for (const { ctaId, key } of machines.slice(0, firstKept)) {
     state.ctas.get(ctaId)!.activeStateMachines.delete(key);
     droppedByCta.set(ctaId, (droppedByCta.get(ctaId) ?? 0) + 1);
   }
@@ -155,9 +155,9 @@ function halveLongestLists(state: UserState, size: DocumentParts, maxBytes: numb
   }
   const truncations: Truncation[] = [];
   const kept = new Map<HalvedList, number>();
-  for (const from of [...byLength.keys()].sort((a, b) => b - a)) {
+  halving: for (const from of [...byLength.keys()].sort((a, b) => b - a)) {
     for (const list of byLength.get(from)!) {
-      if (size.bytes <= maxBytes) break;
+      if (size.bytes <= maxBytes) break halving;
       const { bytesOfNewest } = (list.ranking ??= ranking(list));
       const count = from >> 1;
       size.resizeList(list.entry, list.slot, count, bytesOfNewest[count]);
