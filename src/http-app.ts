@@ -9,6 +9,7 @@ import type { AppConfig } from './config/app-config';
 import { createFastifyAdapter, NEST_APPLICATION_OPTIONS } from './http/fastify-adapter';
 import { registerJsonBodyParser } from './http/json-body-parser';
 import { registerRequestHooks } from './http/request-hooks';
+import { registerSdkRequestLimits } from './http/sdk-request-limits';
 
 export const OPEN_ADMIN_API_WARNING = 'ADMIN_API_KEYS is not set: the admin API is open to anyone who can reach it';
 
@@ -39,6 +40,7 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   fastify.removeAllContentTypeParsers();
   registerJsonBodyParser(fastify);
   registerMemberUploads(fastify, config.cohortUploadLimitBytes);
+  registerSdkRequestLimits(fastify, config.sdkBodyLimitBytes);
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.enableShutdownHooks();
   serveApiDocs(app, config);

@@ -9,12 +9,17 @@ const DECIMAL_INTEGER = /^-?\d+$/;
 const MAX_LONG_DIGITS = 19;
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
+/** Without leading zeros and at most 18 digits: within a long and canonical as it is (most ids; no BigInt needed). */
+const PLAIN_LONG = /^(?:-?[1-9]\d{0,17}|0)$/;
 
 /** An optional sign and decimal digits, nothing else (no spaces, no exponent). */
 export const isDecimalInteger = (text: string): boolean => DECIMAL_INTEGER.test(text);
 
 /** A decimal integer that fits a signed 64-bit long, as its canonical decimal string; null for anything else. */
 export function canonicalUserId(text: string): string | null {
+  if (PLAIN_LONG.test(text)) {
+    return text;
+  }
   if (!isDecimalInteger(text)) {
     return null;
   }

@@ -1,33 +1,32 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import type { CohortClient } from '../cohorts/cohort-provider';
 import { UserCohortsService } from '../cohorts/user-cohorts.service';
 import { MetricsService } from '../metrics/metrics.service';
-import { CatalogueCacheService } from './catalogue-cache.service';
+import { CatalogueCacheService, NO_CATALOGUE } from './catalogue-cache.service';
 import { KeyedSerializer } from '../common/keyed-serializer';
 import type { TenantCatalogue } from './sdk-catalogue';
 import type { SnapshotRequest } from './snapshot-request';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import {
-  boundUserState,
   dropsOnCatalogueWord,
   emptyUserState,
   mergeSnapshots,
   parseUserState,
   pruneUserState,
   readStoredUserState,
-  StateLimits,
-  Truncation,
   UserStateJson,
   userStateJson,
-  withinLimits,
 } from './user-state';
+import { boundUserState, StateLimits, Truncation, withinLimits } from './user-state-bounds';
 import { UserStateStore } from './user-state.store';
+import { sdkUserLog } from './sdk-user-log';
 
 const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
+const hasSnapshots = (request: SnapshotRequest): boolean => request.ctas.length > 0 || request.behaviourTags.length > 0;
 
 /** Writers on other instances can win the version check; after this many tries the client retries later. */
 const MAX_MERGE_ATTEMPTS = 20;
@@ -56,7 +55,6 @@ interface Decided {
  */
 @Injectable()
 export class SdkStateService {
-  private readonly logger = new Logger(SdkStateService.name);
   private readonly userQueue = new KeyedSerializer();
   private readonly limits: StateLimits;
 
@@ -73,27 +71,48 @@ export class SdkStateService {
 
   /** The delta call: merges and stores `request`. */
   async mergeDelta(tenantId: string, userId: string, request: SnapshotRequest): Promise<void> {
-    if (request.ctas.length > 0 || request.behaviourTags.length > 0) {
+    if (hasSnapshots(request)) {
       const mark = this.catalogueCache.freshnessMark();
-      await this.merge(tenantId, userId, request, await this.catalogueCache.catalogueOf(tenantId), mark);
+      const catalogue = await this.catalogueFor(tenantId, request, mark);
+      if (catalogue !== NO_CATALOGUE) {
+        await this.merge(tenantId, userId, request, catalogue, mark);
+      }
     }
   }
 
   /** The launch call, steps 2–6: the whole response body, UTF-8 JSON. */
   async launch(tenantId: string, userId: string, client: CohortClient, request: SnapshotRequest): Promise<Buffer> {
     const mark = this.catalogueCache.freshnessMark();
-    const cached = await this.catalogueCache.catalogueOf(tenantId);
+    const cached = await this.catalogueFor(tenantId, request, mark);
+    if (cached === NO_CATALOGUE) {
+      return cached.render(userId, [], userStateJson(emptyUserState()), this.clock.now());
+    }
     const [{ state, catalogue }, cohorts] = await Promise.all([
-      request.ctas.length > 0 || request.behaviourTags.length > 0
-        ? this.merge(tenantId, userId, request, cached, mark)
-        : this.readPruned(tenantId, userId, cached, mark),
-      // The eligibility step (docs/decisions/0008-cohorts.md): the user's cohorts at this launch.
+      hasSnapshots(request) ? this.merge(tenantId, userId, request, cached, mark) : this.readPruned(tenantId, userId, cached, mark),
+      // The eligibility step: the user's cohorts at this launch.
       this.userCohorts.cohortsOf(tenantId, userId, client, cached.cohortTargeting),
     ]);
     // A catalogue revalidated meanwhile may name other cohorts.
     const userCohorts =
       catalogue === cached ? cohorts : await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargeting);
     return catalogue.render(userId, userCohorts, state, this.clock.now());
+  }
+
+  /**
+   * The tenant's cached catalogue. A tenant that has none (NO_CATALOGUE) has no stored state and
+   * stores nothing, so its requests read nothing more; but its snapshots are ignored only once a
+   * check that started after the request arrived confirms it still has none (a stale catalogue never loses data).
+   */
+  private async catalogueFor(tenantId: string, request: SnapshotRequest, mark: number): Promise<TenantCatalogue> {
+    const cached = await this.catalogueCache.catalogueOf(tenantId);
+    if (cached !== NO_CATALOGUE || !hasSnapshots(request)) {
+      return cached;
+    }
+    const current = await this.catalogueCache.revalidated(tenantId, mark);
+    if (current === NO_CATALOGUE) {
+      this.metrics.snapshotsMerged(0, request.ctas.length + request.behaviourTags.length);
+    }
+    return current;
   }
 
   /**
@@ -157,7 +176,7 @@ export class SdkStateService {
     return { state: userStateJson(pruned), catalogue };
   }
 
-  /** Counted and logged at warn level (docs/decisions/0006-user-state-merge.md), one line per stored merge that dropped something. */
+  /** Counted, and logged at warn level with counts, at most one line per user every few seconds (sdk-user-log.ts). */
   private reportTruncations(tenantId: string, userId: string, truncations: Truncation[]): void {
     if (truncations.length === 0) {
       return;
@@ -165,6 +184,6 @@ export class SdkStateService {
     for (const { reason, dropped } of truncations) {
       this.metrics.stateTruncated(reason, dropped);
     }
-    this.logger.warn({ tenantId, userId, truncations }, 'user state over its caps: oldest entries dropped');
+    sdkUserLog.truncated(tenantId, userId, truncations);
   }
 }

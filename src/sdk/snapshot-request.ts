@@ -100,10 +100,14 @@ function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined
   return value === undefined || value === null ? undefined : read(value);
 }
 
+/** A list of longs, checked in place (the list itself: a body's lists are the largest part of it). */
 const longs =
   (what: string) =>
-  (value: unknown): number[] =>
-    capped(value, MAX_SNAPSHOT_LIST_ENTRIES, what).map(long);
+  (value: unknown): number[] => {
+    const list = capped(value, MAX_SNAPSHOT_LIST_ENTRIES, what);
+    list.forEach(long);
+    return list as number[];
+  };
 
 function stateMachine(value: unknown): IncomingStateMachine {
   const { reset, ...fields } = object(value);
