@@ -154,7 +154,10 @@ describe('one request per app user at a time [sqlite]', () => {
     expect(first.status).toBe(200);
     const [same, other] = await Promise.all([send('6', delta('same')), send('7', delta('other'))]);
     expect([same.status, other.status]).toEqual([200, 200]);
-    expect(same.at - first.at).toBeGreaterThanOrEqual(pauseMs - 5);
+    // The pause starts when the server ends the first turn, a moment before this client reads the
+    // answer (longer on a loaded machine): half the pause still proves the pacing, since an unpaced
+    // delta takes a few milliseconds.
+    expect(same.at - first.at).toBeGreaterThanOrEqual(pauseMs / 2);
     expect(other.at).toBeLessThan(same.at);
   });
 });
