@@ -70,7 +70,7 @@ eachDatabase("DELETE /engine/app-users/{userId}: erasing a user's data", (databa
     expect(await storedMachines(admin, OTHER)).toEqual([`${ctaId}/other`]);
 
     // The audit entries keep their shape, with "erased" where the id was, in before, after and the patch.
-    const testCtaEntries = (await admin.audit.search({ entityType: 'testCta', pageSize: 100 })).body.data.entries;
+    const testCtaEntries = (await admin.audit.search({ entityType: 'testCta', pageSize: '100' })).body.data.entries;
     expect(testCtaEntries.map((entry) => [entry.entityId, entry.action])).toEqual([
       [shared, 'create'],
       [solo, 'create'],

@@ -149,7 +149,8 @@ export class TestCtasService implements OnModuleInit {
     if (ctaIds.length === 0) {
       return 0;
     }
-    await manager.delete(CtaTestUserEntity, { tenantId, userId });
+    // The lists read: one a test CTA create commits meanwhile is new, and left to it.
+    await manager.delete(CtaTestUserEntity, { tenantId, userId, ctaId: In(ctaIds) });
     const remaining = await manager.find(CtaTestUserEntity, { select: { ctaId: true }, where: { tenantId, ctaId: In(ctaIds) } });
     const listingOthers = new Set(remaining.map((row) => Number(row.ctaId)));
     await this.deleteTestCtas(
