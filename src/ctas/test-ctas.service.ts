@@ -153,11 +153,8 @@ export class TestCtasService implements OnModuleInit {
     await manager.delete(CtaTestUserEntity, { tenantId, userId, ctaId: In(ctaIds) });
     const remaining = await manager.find(CtaTestUserEntity, { select: { ctaId: true }, where: { tenantId, ctaId: In(ctaIds) } });
     const listingOthers = new Set(remaining.map((row) => Number(row.ctaId)));
-    await this.deleteTestCtas(
-      manager,
-      tenantId,
-      ctaIds.filter((id) => !listingOthers.has(id)),
-    );
+    const leftWithNobody = ctaIds.filter((id) => !listingOthers.has(id));
+    await this.deleteTestCtas(manager, tenantId, leftWithNobody);
     return ctaIds.length;
   }
 
