@@ -1,4 +1,6 @@
 import { ConfigurableModuleBuilder, DynamicModule, Module, Type } from '@nestjs/common';
+import { AppUsersController } from './app-users/app-users.controller';
+import { AppUsersModule } from './app-users/app-users.module';
 import { ApprovalsController } from './approvals/approvals.controller';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { AuditController } from './audit/audit.controller';
@@ -43,6 +45,7 @@ const FEATURE_MODULES: Type[] = [
   EventsModule,
   NudgePreviewModule,
   SdkModule,
+  AppUsersModule,
 ];
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
@@ -55,6 +58,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   EventsController,
   NudgePreviewAdminController,
   AuditController,
+  AppUsersController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 

@@ -10,6 +10,7 @@ export const API_TAG = {
   nudgePreviews: 'Nudge previews',
   sdk: 'SDK',
   audit: 'Audit',
+  appUsers: 'App users',
   operations: 'Operations',
 } as const;
 
@@ -60,6 +61,10 @@ export const API_TAGS: readonly TagObject[] = [
   {
     name: API_TAG.audit,
     description: 'Who changed what and when, with the record before and after.',
+  },
+  {
+    name: API_TAG.appUsers,
+    description: "One app user's data (GDPR): everything stored about them, and erasing it for good, on every instance. Role admin.",
   },
   {
     name: API_TAG.operations,

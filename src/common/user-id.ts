@@ -1,3 +1,5 @@
+import { invalidRequest } from './domain-error';
+
 /**
  * App user ids (docs/decisions/0001-wire-rules-and-errors.md): signed 64-bit integers (Java longs on the devices), kept
  * and compared as canonical decimal strings (`042` → `42`, `-0` → `0`). Every parser of a user id
@@ -40,4 +42,13 @@ export function userIdValue(value: unknown): string | null {
     return canonicalUserId(String(value));
   }
   return null;
+}
+
+/** A user id in a path (`/cohorts/{name}/members/{userId}`, `/app-users/{userId}`), canonical; else 400 `INVALID_REQUEST`. */
+export function userIdParam(text: string): string {
+  const userId = canonicalUserId(text);
+  if (userId === null) {
+    throw invalidRequest(`userId ${JSON.stringify(text)} is not a signed 64-bit integer`);
+  }
+  return userId;
 }
