@@ -43,7 +43,8 @@ describeOnMysql(`an erase racing requests on another instance [${CLUSTER_KIND}]`
   async function userWithState(old: string[]) {
     const tenantId = `erase-instances-${++tenantCount}`;
     const admin = new AdminClient(a, tenantId);
-    const ctaId = await admin.cta();
+    // Created through B, so that B, which checks for new tenants only every B_REVALIDATE_MS, knows this one.
+    const ctaId = await new AdminClient(b, tenantId).cta();
     const viaA = new SdkClient(a, tenantId, USER);
     const viaB = new SdkClient(b, tenantId, USER);
     expect((await viaB.launch()).body.data.ctas.map((cta) => cta.ctaId)).toEqual([ctaId]);
