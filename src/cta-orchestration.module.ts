@@ -12,6 +12,8 @@ import { CtasModule } from './ctas/ctas.module';
 import { TestCtasController } from './ctas/test-ctas.controller';
 import { mountControllers } from './common/mount-controllers';
 import { EventsController } from './events/events.controller';
+import { ExplainModule } from './explain/explain.module';
+import { LaunchExplainController } from './explain/launch-explain.controller';
 import { EventsModule } from './events/events.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
 import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
@@ -28,6 +30,8 @@ import {
 } from './orchestration-options';
 import { SdkStateController } from './sdk/sdk-state.controller';
 import { SdkModule } from './sdk/sdk.module';
+import { SimulateController } from './simulate/simulate.controller';
+import { SimulateModule } from './simulate/simulate.module';
 import { AppUserTokenGuard, appUserTokenVerifierProvider } from './security/app-user-token.guard';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
@@ -40,6 +44,8 @@ const FEATURE_MODULES: Type[] = [
   EventsModule,
   NudgePreviewModule,
   SdkModule,
+  ExplainModule,
+  SimulateModule,
 ];
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
@@ -51,6 +57,8 @@ export const ADMIN_CONTROLLERS: Type[] = [
   EventsController,
   NudgePreviewAdminController,
   AuditController,
+  LaunchExplainController,
+  SimulateController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 

@@ -10,6 +10,7 @@ export const API_TAG = {
   nudgePreviews: 'Nudge previews',
   sdk: 'SDK',
   audit: 'Audit',
+  support: 'Support tools',
   operations: 'Operations',
 } as const;
 
@@ -58,6 +59,12 @@ export const API_TAGS: readonly TagObject[] = [
   {
     name: API_TAG.audit,
     description: 'Who changed what and when, with the record before and after.',
+  },
+  {
+    name: API_TAG.support,
+    description:
+      "Answer support's questions without a device: why a user gets (or does not get) a CTA at launch, and what a device will " +
+      'do with a CTA for a sequence of app events, step by step. Read-only: a viewer key is enough.',
   },
   {
     name: API_TAG.operations,

@@ -1,0 +1,59 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { API_TAG } from '../api-docs/api-tags';
+import { TENANT_HEADER } from '../common/api-headers';
+import { ApiBadRequest } from '../common/api-error-responses';
+import { ApiDataResponse, DataEnvelope, dataEnvelope } from '../common/envelope';
+import { ErrorCode } from '../common/error-code';
+import { TenantId } from '../common/request-headers';
+import { ValidQuery } from '../common/validation';
+import { FLOW_USER_ID } from '../ctas/cta-api-examples';
+import { RequiresRole } from '../security/admin-roles';
+import { ExplainLaunchQueryDto, LaunchExplanationDto } from './dto/launch-explanation.dto';
+import { EXPLAIN_EXAMPLE } from './explain-api-examples';
+import type { LaunchExplanation } from './launch-explanation';
+import { LaunchExplainService } from './launch-explain.service';
+
+/** `GET /app-users/{userId}/launch`: what a user gets at launch, and why. */
+@ApiTags(API_TAG.support)
+@ApiHeader(TENANT_HEADER)
+@Controller('app-users')
+export class LaunchExplainController {
+  constructor(private readonly explanations: LaunchExplainService) {}
+
+  @Get(':userId/launch')
+  @RequiresRole('viewer')
+  @ApiOperation({
+    summary: 'Explain a launch: what the user gets now, and why each CTA is or is not served',
+    description:
+      "The user's cohorts, exactly the `data` a launch without a body would answer now (the query stands for the launch " +
+      'headers), and one explanation per live, scheduled or paused CTA and per unexpired test CTA listing the user (`all=true`: ' +
+      'every CTA of the tenant): SERVED, or every reason it is not — NOT_LIVE, NOT_STARTED, ENDED, NOT_INCLUDED, EXCLUDED, ' +
+      "TEST_CTA_NOT_LISTED, TEST_CTA_EXPIRED. For a served CTA, `device` tells what the device will make of the user's state: " +
+      'its machines, its lifetime and window caps counted as devices count them (resets, not displays), whether its behaviour ' +
+      'tag blocks it, and the machines this launch drops as expired. Writes nothing: no merge, no pruning stored.',
+  })
+  @ApiParam({
+    name: 'userId',
+    description: 'the app user: a signed 64-bit decimal integer, as in the auth-userid header of a launch',
+    example: FLOW_USER_ID,
+  })
+  @ApiDataResponse(LaunchExplanationDto, { description: 'the explanation', example: EXPLAIN_EXAMPLE })
+  @ApiBadRequest(
+    'INVALID_REQUEST: a userId that is not a signed 64-bit integer, `all` other than true or false, a repeated query parameter, or a malformed x-tenant-id',
+    [ErrorCode.INVALID_REQUEST, 'userId must be a signed 64-bit decimal integer, not "user-123"'],
+    [ErrorCode.INVALID_REQUEST, 'all must be true or false'],
+  )
+  async launch(
+    @TenantId() tenantId: string,
+    @Param('userId') userId: string,
+    @ValidQuery(ErrorCode.INVALID_REQUEST) query: ExplainLaunchQueryDto,
+  ): Promise<DataEnvelope<LaunchExplanation>> {
+    const { appVersion, packageName, hotpatchVersion, all } = query;
+    // Absent attributes stay absent: rule cohorts treat them as not sent.
+    const client = Object.fromEntries(
+      Object.entries({ appVersion, packageName, hotpatchVersion }).filter(([, value]) => value !== undefined),
+    );
+    return dataEnvelope(await this.explanations.explain(tenantId, userId, client, all === 'true'));
+  }
+}
