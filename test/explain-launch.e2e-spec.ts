@@ -159,7 +159,7 @@ eachDatabase('launch explanation', (database) => {
     });
     expect(capped.reasons[0].message).toBe(
       'served (live, and the user is in "all" of includes), but the device will not act on it: its lifeSpan cap is reached ' +
-        `(1 resets, limit 1); its behaviour tag blocks it (ANY/REST; CTAs "${id.tagged}")`,
+        `(resets: 1, limit 1); its behaviour tag blocks it (ANY/REST; CTAs "${id.tagged}")`,
     );
     expect(ctaOf(explanation, id.beta).device).toMatchObject({ machines: {}, lifespan: { count: 0 }, tag: null });
   });

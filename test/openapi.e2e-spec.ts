@@ -151,6 +151,7 @@ describe('OpenAPI contract (openapi.json)', () => {
       'Nudge previews',
       'SDK',
       'Audit',
+      'Support tools',
       'Operations',
     ]);
     const used = new Set(

@@ -41,8 +41,8 @@ function servedMessage(cta: CatalogueCta, userId: string, cohorts: readonly stri
     ? `test CTA ${cta.id} lists user ${userId} until ${describeInstant(cta.expiresAt as number)}`
     : `${cta.status === 'live' ? 'live' : 'scheduled and started'}, and the user is in ${list(included)} of includes`;
   const held = [
-    device.lifespan.reached && `its lifeSpan cap is reached (${device.lifespan.count} resets, limit ${device.lifespan.limit})`,
-    device.window.reached && `its window cap is reached (${device.window.count} resets in the window, limit ${device.window.limit})`,
+    device.lifespan.reached && `its lifeSpan cap is reached (resets: ${device.lifespan.count}, limit ${device.lifespan.limit})`,
+    device.window.reached && `its window cap is reached (resets in the window: ${device.window.count}, limit ${device.window.limit})`,
     device.tag?.blocked && `its behaviour tag blocks it (${device.tag.relation}; CTAs ${list(device.tag.by)})`,
   ].filter(Boolean);
   return held.length > 0 ? `served (${why}), but the device will not act on it: ${held.join('; ')}` : `served: ${why}`;

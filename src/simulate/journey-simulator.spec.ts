@@ -120,7 +120,11 @@ describe('simulateJourney', () => {
         ev('done', T + 2),
         ev('open', T + 3),
       ]);
-      expect(steps[3].skipped).toEqual({ code: 'FREQUENCY_REACHED', message: '2 resets reach the lifeSpan limit 2', cap: 'lifeSpan' });
+      expect(steps[3].skipped).toEqual({
+        code: 'FREQUENCY_REACHED',
+        message: 'the lifeSpan limit 2 is reached: 2 resets in all',
+        cap: 'lifeSpan',
+      });
     });
 
     it('window: a reset exactly value × unit ago still counts', () => {

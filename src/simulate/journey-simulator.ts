@@ -120,6 +120,9 @@ const own = (object: unknown, key: string): unknown => (isObject(object) && Obje
 
 const present = (value: unknown): boolean => value !== undefined && value !== null;
 
+/** "1 reset", "2 resets": counts in messages. */
+const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /** The event as the device holds it: its properties, with the device's app name, platform and version written over theirs. */
 function deviceEvent(event: JourneyEvent): DeviceEvent {
   const properties: Json = { ...event.properties };
@@ -189,7 +192,7 @@ class Journey {
     if (!machine) {
       const max = rule.groupByConfig?.maxActiveStateMachineCount;
       if (max !== undefined && this.machines.size >= max) {
-        return skip(step, 'MACHINE_CAP', `${this.machines.size} machines are active, at most ${max} (maxActiveStateMachineCount)`);
+        return skip(step, 'MACHINE_CAP', `${counted(this.machines.size, 'machine')} active, at most ${max} (maxActiveStateMachineCount)`);
       }
       machine = { currentState: '0', lastTransitionAt: event.at, createdAt: event.at, context: {} };
       this.machines.set(machineId, machine);
@@ -222,14 +225,21 @@ class Journey {
       return { code: 'VALID_TILL_PASSED', message: `ctaValidTill ${describeInstant(validTill)} has passed` };
     }
     const { lifeSpan, window, session } = rule.frequency;
-    const reached = (cap: FrequencyCap, limit: number | undefined, count: number, resets: string): StepSkip | null =>
-      capReached(limit, count) ? { code: 'FREQUENCY_REACHED', message: `${count} ${resets} reach the ${cap} limit ${limit}`, cap } : null;
+    const reached = (cap: FrequencyCap, limit: number | undefined, count: number, over: string): StepSkip | null =>
+      capReached(limit, count)
+        ? { code: 'FREQUENCY_REACHED', message: `the ${cap} limit ${limit} is reached: ${counted(count, 'reset')} ${over}`, cap }
+        : null;
     return (
-      reached('lifeSpan', lifeSpan?.limit, this.resetAt.length, 'resets') ??
+      reached('lifeSpan', lifeSpan?.limit, this.resetAt.length, 'in all') ??
       (window
-        ? reached('window', window.limit, countInWindow(this.resetAt, window, at), `resets in the last ${window.value} ${window.unit}`)
+        ? reached(
+            'window',
+            window.limit,
+            countInWindow(this.resetAt, window, at),
+            `in the last ${counted(window.value, window.unit.slice(0, -1))}`,
+          )
         : null) ??
-      reached('session', session?.limit, this.sessionResets.length, 'resets in this session')
+      reached('session', session?.limit, this.sessionResets.length, 'in this session')
     );
   }
 
@@ -249,7 +259,11 @@ class Journey {
     });
     if (index < 0) {
       const why = actionDone ? ' (the event carries actionDone: conditions leading to a state with an action are passed over)' : '';
-      return skip(step, 'FILTERS_FAILED', `none of the ${conditions.length} conditions for state ${JSON.stringify(state)} passed${why}`);
+      return skip(
+        step,
+        'FILTERS_FAILED',
+        `no condition for state ${JSON.stringify(state)} passed (${counted(conditions.length, 'condition')} tried)${why}`,
+      );
     }
     const target = String(own(conditions[index], 'transitionTo'));
     machine.currentState = target;

@@ -27,14 +27,64 @@ export const SIMULATE_ID_EXAMPLE = {
     activeStateMachines: {
       'store-77': { currentState: '1', lastTransitionAt: at(-60), createdAt: at(-60), context: { storeId: 'store-77' } },
     },
-    resetAt: [at(-3 * 24 * 60), at(-2 * 24 * 60)],
-    actionDoneAt: [at(-60)],
+    resetAt: [at(-3 * 24 * 60)],
+    actionDoneAt: [at(-3 * 24 * 60), at(-60)],
   },
   events: [
     { eventName: 'store_opened', properties: store('store-77', 'home', 0), at: at(0) },
     { eventName: 'purchase_completed', properties: { storeId: 'store-77' }, at: at(1) },
+    { eventName: 'store_opened', properties: store('store-77', 'home', 650), at: at(2) },
   ],
 };
 
-export const SIMULATE_BODY_RESULT = {};
-export const SIMULATE_ID_RESULT = {};
+/** A step of the answers below: the defaults of a step that did nothing, then what happened. */
+const step = (event: number, eventName: string, happened: Record<string, unknown>) => ({
+  event,
+  eventName,
+  machineId: 'store-77',
+  from: null,
+  to: null,
+  condition: null,
+  action: null,
+  reset: false,
+  skipped: null,
+  ...happened,
+});
+const BANNER = { actionId: 'store_banner', type: 'NUDGE_UI', shown: true };
+const POPUP = { actionId: 'discount_popup', type: 'POPUP', shown: true };
+
+export const SIMULATE_BODY_RESULT = {
+  steps: [
+    step(0, 'store_opened', {
+      to: '0',
+      skipped: { code: 'FILTERS_FAILED', message: 'no condition for state "0" passed (1 condition tried)' },
+      created: true,
+    }),
+    step(1, 'store_opened', {
+      machineId: 'store-12',
+      skipped: { code: 'MACHINE_CAP', message: '1 machine active, at most 1 (maxActiveStateMachineCount)' },
+    }),
+    step(2, 'store_opened', { from: '0', to: '1', condition: 'rule.stateTransition.store_opened.0[0]', action: BANNER }),
+    step(3, 'store_opened', { from: '1', to: '2', condition: 'rule.stateTransition.store_opened.1[0]', action: POPUP }),
+    step(4, 'purchase_completed', { from: '2', to: '3', condition: 'rule.stateTransition.purchase_completed.2[0]', reset: true }),
+    step(5, 'store_opened', {
+      skipped: { code: 'FREQUENCY_REACHED', message: 'the session limit 1 is reached: 1 reset in this session', cap: 'session' },
+    }),
+  ],
+  state: { activeStateMachines: {}, resetAt: [at(4)], actionDoneAt: [at(2), at(3)] },
+};
+
+export const SIMULATE_ID_RESULT = {
+  steps: [
+    step(0, 'store_opened', { from: '1', to: '2', condition: 'rule.stateTransition.store_opened.1[0]', action: POPUP }),
+    step(1, 'purchase_completed', { from: '2', to: '3', condition: 'rule.stateTransition.purchase_completed.2[0]', reset: true }),
+    step(2, 'store_opened', {
+      skipped: { code: 'FREQUENCY_REACHED', message: 'the window limit 2 is reached: 2 resets in the last 7 days', cap: 'window' },
+    }),
+  ],
+  state: {
+    activeStateMachines: {},
+    resetAt: [...SIMULATE_ID_EXAMPLE.state.resetAt, at(1)],
+    actionDoneAt: [...SIMULATE_ID_EXAMPLE.state.actionDoneAt, at(0)],
+  },
+};

@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { CTA_STATUSES, CtaStatus } from '../../ctas/cta.types';
 import { LaunchResponseDto } from '../../sdk/dto/launch-response.dto';
 import { SERVING_BLOCKS } from '../../serving/serving-decision';
-import type { CapCount, DeviceView, TagBlock } from '../device-view';
+import type { DeviceView } from '../device-view';
 import type { CtaExplanation, Reason, ReasonCode } from '../launch-explanation';
 
 /** Query of `GET /app-users/{userId}/launch`: the launch headers an app would send, and `all`. Each value is one string. */
@@ -42,44 +42,42 @@ export class ReasonDto implements Reason {
   message: string;
 }
 
-export class CapCountDto implements CapCount {
-  @ApiProperty({ description: 'resets counted, as devices count them' })
-  count: number;
+const capCount: ApiPropertyOptions = {
+  type: 'object',
+  required: ['count', 'limit', 'reached'],
+  properties: {
+    count: { type: 'integer', description: 'resets counted, as devices count them' },
+    limit: { type: 'integer', description: 'the limit of the rule (0: not checked)' },
+    reached: { type: 'boolean' },
+  },
+};
 
-  @ApiProperty({ description: 'the limit of the rule (0: not checked)' })
-  limit: number;
+/** Nullable objects are written inline: OpenAPI 3.0 admits no null for a $ref, even under allOf. */
+const TAG_BLOCK_SCHEMA: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  required: ['blocked', 'by', 'relation'],
+  description: 'null when no behaviour tag links the CTA',
+  properties: {
+    blocked: { type: 'boolean' },
+    by: { type: 'array', items: { type: 'string' }, description: 'ids of the CTAs whose activity or resets block this one' },
+    relation: { type: 'string', enum: ['ANY/REST', 'LIST/LIST'] },
+  },
+};
 
-  @ApiProperty()
-  reached: boolean;
-}
-
-export class TagBlockDto implements TagBlock {
-  @ApiProperty()
-  blocked: boolean;
-
-  @ApiProperty({ type: [String], description: 'ids of the CTAs whose activity or resets block this one' })
-  by: string[];
-
-  @ApiProperty({ enum: ['ANY/REST', 'LIST/LIST'] })
-  relation: string;
-}
-
-export class DeviceViewDto implements DeviceView {
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'machineId → currentState' })
-  machines: Record<string, string>;
-
-  @ApiProperty({ type: CapCountDto, description: 'resets ever (stored resetAt) against frequency.lifeSpan' })
-  lifespan: CapCountDto;
-
-  @ApiProperty({ type: CapCountDto, description: 'resets within the window (boundary included) against frequency.window' })
-  window: CapCountDto;
-
-  @ApiProperty({ type: TagBlockDto, nullable: true, description: 'null when no behaviour tag links the CTA' })
-  tag: TagBlockDto | null;
-
-  @ApiProperty({ description: 'stored machines past createdAt + stateMachineTTL, which this launch drops' })
-  expiredMachines: number;
-}
+const DEVICE_VIEW_SCHEMA: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  required: ['machines', 'lifespan', 'window', 'tag', 'expiredMachines'],
+  description: 'for a served CTA, what the device will make of it; else null',
+  properties: {
+    machines: { type: 'object', additionalProperties: { type: 'string' }, description: 'machineId → currentState' },
+    lifespan: { ...capCount, description: 'resets ever (stored resetAt) against frequency.lifeSpan' },
+    window: { ...capCount, description: 'resets within the window (boundary included) against frequency.window' },
+    tag: TAG_BLOCK_SCHEMA,
+    expiredMachines: { type: 'integer', description: 'stored machines past createdAt + stateMachineTTL, which this launch drops' },
+  },
+};
 
 export class CtaExplanationDto implements CtaExplanation {
   @ApiProperty()
@@ -100,8 +98,8 @@ export class CtaExplanationDto implements CtaExplanation {
   @ApiProperty({ type: String, nullable: true })
   behaviourTagName: string | null;
 
-  @ApiProperty({ type: DeviceViewDto, nullable: true, description: 'for a served CTA, what the device will make of it; else null' })
-  device: DeviceViewDto | null;
+  @ApiProperty(DEVICE_VIEW_SCHEMA)
+  device: DeviceView | null;
 }
 
 export class LaunchExplanationDto {

@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { StateMachineDto } from '../../sdk/dto/snapshot-request.dto';
 import { CreateCtaDto } from '../../ctas/dto/cta-body.dto';
-import { ACTION_NOT_SHOWN, FrequencyCap, JourneyStep, SKIP_CODES, SkipCode, StepAction, StepSkip } from '../journey-simulator';
+import { ACTION_NOT_SHOWN, JourneyStep, SKIP_CODES, StepAction, StepSkip } from '../journey-simulator';
 import type { Simulation } from '../simulate.service';
 import { MAX_EVENT_NAME_LENGTH, MAX_SIMULATED_EVENTS } from '../simulate-request';
 
@@ -67,32 +67,36 @@ export class SimulateRequestDto {
   events: SimulatedEventDto[];
 }
 
-export class StepActionDto implements StepAction {
-  @ApiProperty()
-  actionId: string;
+/** Nullable objects are written inline: OpenAPI 3.0 admits no null for a $ref, even under allOf. */
+const STEP_ACTION_SCHEMA: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  required: ['actionId', 'type', 'shown'],
+  properties: {
+    actionId: { type: 'string' },
+    type: { type: 'string', description: 'the action type: NUDGE_UI, POPUP, NUDGE_ACTION or TOOLTIP' },
+    shown: {
+      type: 'boolean',
+      description: 'NUDGE_UI and POPUP show once every contextParams key is in the context; NUDGE_ACTION emits template.eventName',
+    },
+    reason: {
+      type: 'string',
+      enum: [...ACTION_NOT_SHOWN],
+      description: 'why it did not show (it is recorded in actionDoneAt all the same)',
+    },
+  },
+};
 
-  @ApiProperty({ type: 'string', description: 'the action type: NUDGE_UI, POPUP, NUDGE_ACTION or TOOLTIP' })
-  type: string;
-
-  @ApiProperty({
-    description: 'NUDGE_UI and POPUP show once every contextParams key is in the context; NUDGE_ACTION emits template.eventName',
-  })
-  shown: boolean;
-
-  @ApiPropertyOptional({ enum: ACTION_NOT_SHOWN, description: 'why it did not show (it is recorded in actionDoneAt all the same)' })
-  reason?: (typeof ACTION_NOT_SHOWN)[number];
-}
-
-export class StepSkipDto implements StepSkip {
-  @ApiProperty({ enum: SKIP_CODES })
-  code: SkipCode;
-
-  @ApiProperty()
-  message: string;
-
-  @ApiPropertyOptional({ enum: ['lifeSpan', 'window', 'session'], description: 'the cap reached (FREQUENCY_REACHED)' })
-  cap?: FrequencyCap;
-}
+const STEP_SKIP_SCHEMA: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  required: ['code', 'message'],
+  properties: {
+    code: { type: 'string', enum: [...SKIP_CODES] },
+    message: { type: 'string' },
+    cap: { type: 'string', enum: ['lifeSpan', 'window', 'session'], description: 'the cap reached (FREQUENCY_REACHED)' },
+  },
+};
 
 export class JourneyStepDto implements JourneyStep {
   @ApiProperty({ description: "the event's index in the request" })
@@ -122,14 +126,14 @@ export class JourneyStepDto implements JourneyStep {
   @ApiProperty({ type: String, nullable: true, description: 'JSON path of the condition taken, e.g. rule.stateTransition.app_open.0[1]' })
   condition: string | null;
 
-  @ApiProperty({ type: StepActionDto, nullable: true })
-  action: StepActionDto | null;
+  @ApiProperty({ ...STEP_ACTION_SCHEMA, description: 'the action of the state entered, if it has one' })
+  action: StepAction | null;
 
   @ApiProperty({ description: 'the state entered is in resetStates: the machine is deleted and one reset recorded' })
   reset: boolean;
 
-  @ApiProperty({ type: StepSkipDto, nullable: true, description: 'why the CTA did not move a machine; null when a condition was taken' })
-  skipped: StepSkipDto | null;
+  @ApiProperty({ ...STEP_SKIP_SCHEMA, description: 'why the CTA did not move a machine; null when a condition was taken' })
+  skipped: StepSkip | null;
 
   @ApiPropertyOptional({ enum: [true], description: 'the machine was created (state "0") during this event and is still held' })
   created?: true;
