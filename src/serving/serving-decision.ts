@@ -36,7 +36,13 @@ export type ServingBlock = keyof typeof SERVING_BLOCKS;
 
 const BLOCK_NAMES = Object.keys(SERVING_BLOCKS) as ServingBlock[];
 
-const meets = (named: readonly string[], cohorts: readonly string[]): boolean => named.some((cohort) => cohorts.includes(cohort));
+/** Whether any of `named` is one of the user's `cohorts` (a plain loop: the launch runs it for every CTA). */
+function meets(named: readonly string[], cohorts: readonly string[]): boolean {
+  for (const cohort of named) {
+    if (cohorts.includes(cohort)) return true;
+  }
+  return false;
+}
 
 /**
  * Everything that keeps `cta` from `audience` at `now`, as `SERVING_BLOCKS` bits: 0 when the launch
