@@ -9,7 +9,7 @@ const TENANT = 'explain';
 /** The launch headers of `sdkHeaders`, as the explain query carries them. */
 const CLIENT = '?appVersion=5.2.0&packageName=com.example.app&hotpatchVersion=v7';
 const DAY = 24 * 60 * 60 * 1000;
-/** Users 101 and 102 are in the static cohort `beta`; 103 is not. */
+/** Users 101 and 102 are in the static cohort `beta` (101 also in `vip`); 103 is in neither. */
 const [BETA, ALSO_BETA, OTHER] = ['101', '102', '103'];
 
 eachDatabase('launch explanation', (database) => {
@@ -40,6 +40,7 @@ eachDatabase('launch explanation', (database) => {
     };
     await cohort({ name: 'beta', kind: 'static' }, [BETA, ALSO_BETA]);
     await cohort({ name: 'new-app', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverGte', value: '5.2' }] } });
+    await cohort({ name: 'vip', kind: 'static' }, [BETA]);
     const only = (includes: string[], excludes: string[] = []) => ({ cohortEligibility: { includes, excludes } });
 
     // The example tag (any one shows, the rest hide) links the example CTA and one capped at a single reset.
@@ -54,7 +55,8 @@ eachDatabase('launch explanation', (database) => {
     id.beta = await admin.cta({ rule: only(['beta']) });
     id.newApp = await admin.cta({ rule: { ...only(['new-app']), priority: 9 } });
     id.notBeta = await admin.cta({ rule: only(['all'], ['beta']) });
-    id.paused = await admin.cta({ actions: ['live', 'pause'] });
+    // Only a paused CTA names the cohort vip: the launch does not look it up, explain does.
+    id.paused = await admin.cta({ rule: only(['vip']), actions: ['live', 'pause'] });
     id.scheduled = await admin.cta({ startTime: now + DAY, actions: ['schedule'] });
     id.ending = await admin.cta({ endTime: now + 60_000 });
     id.draft = await admin.cta({ actions: [] });
@@ -87,7 +89,7 @@ eachDatabase('launch explanation', (database) => {
   it("names the user's cohorts and, for user 101, every CTA in launch order with why it is served or not", async () => {
     const explanation = await explained(BETA);
     expect(explanation.userId).toBe(BETA);
-    expect(explanation.cohorts).toEqual(['all', 'beta', 'new-app']);
+    expect(explanation.cohorts).toEqual(['all', 'beta', 'new-app', 'vip']);
     // Live, scheduled and paused CTAs, and the test CTA listing the user; no draft. Priority descending, then id.
     expect(explanation.ctas.map((cta: Json) => cta.ctaId)).toEqual([
       id.newApp,
@@ -129,6 +131,7 @@ eachDatabase('launch explanation', (database) => {
     expect(ctaOf(explanation, id.beta).reasons).toEqual([
       { code: 'NOT_INCLUDED', message: `the user's cohorts ["all", "new-app"] include none of includes ["beta"]` },
     ]);
+    expect(codes(explanation, id.paused)).toEqual(['NOT_LIVE', 'NOT_INCLUDED']);
     expect(ctaOf(explanation, id.test)).toBeUndefined();
     expect(ctaOf(explanation, id.draft)).toBeUndefined();
     const everything = await explained(OTHER, `${CLIENT}&all=true`);

@@ -259,9 +259,13 @@ export class TenantCatalogue implements StateCatalogue {
     return { cohorts, testCtas: this.testCtasByUser.get(userId) };
   }
 
-  /** The launch's cohort targeting widened to the cohorts `names` too (explain looks at paused and other CTAs). */
+  /**
+   * The launch's cohort targeting widened to the cohorts of every CTA held (paused ones too) and to
+   * `names`: explain says why a CTA the launch does not serve would or would not be served.
+   */
   cohortTargetingWith(names: Iterable<string>): CohortTargeting {
-    return new CohortTargeting(this.cohortDefinitions, new Set([...this.namedCohorts, ...names]));
+    const held = this.held.filter((cta) => !cta.isTest).flatMap((cta) => [...cta.eligibility.includes, ...cta.eligibility.excludes]);
+    return new CohortTargeting(this.cohortDefinitions, new Set([...this.namedCohorts, ...held, ...names]));
   }
 
   /**

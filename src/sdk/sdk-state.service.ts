@@ -115,8 +115,8 @@ export class SdkStateService {
   /**
    * What a launch without a body would answer the user now, decided as the launch decides it, with
    * nothing written: the stored state is pruned and bounded in memory only. The user is also looked up
-   * in the cohorts `names` (explain looks at CTAs a launch does not serve); that changes nothing the
-   * launch decides, which reads only the cohorts its CTAs name.
+   * in the cohorts of the paused CTAs and in `names` (explain looks at CTAs a launch does not serve);
+   * that changes nothing the launch decides, which reads only the cohorts its CTAs name.
    */
   async preview(tenantId: string, userId: string, client: CohortClient, names: Iterable<string> = []): Promise<LaunchPreview> {
     const mark = this.catalogueCache.freshnessMark();
