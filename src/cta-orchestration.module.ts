@@ -16,6 +16,8 @@ import { CtasModule } from './ctas/ctas.module';
 import { TestCtasController } from './ctas/test-ctas.controller';
 import { mountControllers } from './http/mount-controllers';
 import { EventsController } from './events/events.controller';
+import { ExplainModule } from './explain/explain.module';
+import { LaunchExplainController } from './explain/launch-explain.controller';
 import { EventsModule } from './events/events.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
 import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
@@ -32,6 +34,8 @@ import {
 } from './orchestration-options';
 import { SdkStateController } from './sdk/sdk-state.controller';
 import { SdkModule } from './sdk/sdk.module';
+import { SimulateController } from './simulate/simulate.controller';
+import { SimulateModule } from './simulate/simulate.module';
 import { AppUserTokenGuard, appUserTokenVerifierProvider } from './security/app-user-token.guard';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
@@ -46,6 +50,8 @@ const FEATURE_MODULES: Type[] = [
   NudgePreviewModule,
   SdkModule,
   AppUsersModule,
+  ExplainModule,
+  SimulateModule,
 ];
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
@@ -59,6 +65,8 @@ export const ADMIN_CONTROLLERS: Type[] = [
   NudgePreviewAdminController,
   AuditController,
   AppUsersController,
+  LaunchExplainController,
+  SimulateController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 

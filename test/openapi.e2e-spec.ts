@@ -152,6 +152,7 @@ describe('OpenAPI contract (openapi.json)', () => {
       'SDK',
       'Audit',
       'App users',
+      'Support tools',
       'Operations',
     ]);
     const used = new Set(

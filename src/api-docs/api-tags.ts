@@ -11,6 +11,7 @@ export const API_TAG = {
   sdk: 'SDK',
   audit: 'Audit',
   appUsers: 'App users',
+  support: 'Support tools',
   operations: 'Operations',
 } as const;
 
@@ -65,6 +66,12 @@ export const API_TAGS: readonly TagObject[] = [
   {
     name: API_TAG.appUsers,
     description: "One app user's data (GDPR): everything stored about them, and erasing it for good, on every instance. Role admin.",
+  },
+  {
+    name: API_TAG.support,
+    description:
+      "Answer support's questions without a device: why a user gets (or does not get) a CTA at launch, and what a device will " +
+      'do with a CTA for a sequence of app events, step by step. Read-only: a viewer key is enough.',
   },
   {
     name: API_TAG.operations,

@@ -17,6 +17,7 @@ import {
   mergeSnapshots,
   parseUserState,
   pruneUserState,
+  UserState,
   readStoredUserState,
   UserStateJson,
   userStateJson,
@@ -36,6 +37,21 @@ const MAX_MERGE_ATTEMPTS = 20;
  * retry before then only loses again.
  */
 const MERGE_BACKOFF_MS = 5;
+
+/** What a launch without a body would answer a user now, and what it was decided on (the explain tool). */
+export interface LaunchPreview {
+  catalogue: TenantCatalogue;
+  /** The user's cohorts at this launch, among those the launch and the preview's caller look at. */
+  cohorts: string[];
+  now: number;
+  /** The launch's response body, byte for byte. */
+  answer: Buffer;
+  /** By CTA id: how many of the user's stored machines this launch drops as expired (stateMachineTTL). */
+  expiredMachines: ReadonlyMap<string, number>;
+}
+
+const machineCounts = (state: UserState): Map<string, number> =>
+  new Map([...state.ctas].map(([ctaId, cta]) => [ctaId, cta.activeStateMachines.size]));
 
 /** The user's state after a merge or prune (as the answer carries it), and the catalogue it was decided on. */
 interface Decided {
@@ -113,6 +129,30 @@ export class SdkStateService {
       this.metrics.snapshotsMerged(0, request.ctas.length + request.behaviourTags.length);
     }
     return current;
+  }
+
+  /**
+   * What a launch without a body would answer the user now, decided as the launch decides it, with
+   * nothing written: the stored state is pruned and bounded in memory only. The user is also looked up
+   * in the cohorts of the paused CTAs and in `names` (explain looks at CTAs a launch does not serve);
+   * that changes nothing the launch decides, which reads only the cohorts its CTAs name.
+   */
+  async preview(tenantId: string, userId: string, client: CohortClient, names: Iterable<string> = []): Promise<LaunchPreview> {
+    const mark = this.catalogueCache.freshnessMark();
+    const [cached, stored] = await Promise.all([this.catalogueCache.catalogueOf(tenantId), this.store.read(tenantId, userId)]);
+    const state = stored ? parseUserState(stored.json) : emptyUserState();
+    const catalogue = dropsOnCatalogueWord(state, NO_SNAPSHOTS, cached, this.clock.now())
+      ? await this.catalogueCache.revalidated(tenantId, mark)
+      : cached;
+    const cohorts = await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargetingWith(names));
+    const now = this.clock.now();
+    const storedMachines = machineCounts(state);
+    pruneUserState(state, catalogue, now);
+    const expiredMachines = new Map(
+      [...storedMachines].map(([ctaId, count]) => [ctaId, count - (state.ctas.get(ctaId)?.activeStateMachines.size ?? 0)]),
+    );
+    boundUserState(state, this.limits);
+    return { catalogue, cohorts, now, answer: catalogue.render(userId, cohorts, userStateJson(state), now), expiredMachines };
   }
 
   /**
