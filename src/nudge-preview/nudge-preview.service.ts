@@ -3,6 +3,7 @@ import { DataSource, In, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { joinProblemTexts } from '../common/problems';
 import { idsByTenant, PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -10,12 +11,12 @@ import { DEFAULT_PREVIEW_TTL_SECONDS, NudgePreview, WriteNudgePreviewDto } from 
 import { NudgePreviewEntity } from './nudge-preview.entity';
 
 /** Null, absent, empty or blank: what the seed calls "null or empty". */
-function required(field: 'id' | 'template', value: string | null | undefined): string {
-  if (value === undefined || value === null || value.trim() === '') {
-    throw new DomainError(ErrorCode.NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION, `${field} must not be null or empty`);
-  }
-  return value;
-}
+const isNullOrEmpty = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** "id must not be null or empty", and the same of template: each of the two that is (the body's other checks are its DTO's). */
+export const emptyPreviewFields = (body: { id?: unknown; template?: unknown }): string[] =>
+  (['id', 'template'] as const).filter((field) => isNullOrEmpty(body[field])).map((field) => `${field} must not be null or empty`);
 
 /**
  * Nudge previews (docs/behaviour.md#nudge-previews): upserted by (tenant, id), readable until write
@@ -35,8 +36,11 @@ export class NudgePreviewService implements OnModuleInit {
   }
 
   async write(tenantId: string, body: WriteNudgePreviewDto): Promise<void> {
-    const id = required('id', body.id);
-    const template = required('template', body.template);
+    const empty = emptyPreviewFields(body);
+    if (empty.length > 0) {
+      throw new DomainError(ErrorCode.NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION, joinProblemTexts(empty));
+    }
+    const { id, template } = body as { id: string; template: string };
     const ttl = body.ttl ?? DEFAULT_PREVIEW_TTL_SECONDS;
     const now = this.clock.now();
     // One statement, so racing writes of one id never fail on the key: the last one wins.
