@@ -22,6 +22,11 @@ function matches(ifNoneMatch: string | undefined, tag: string): boolean {
 function validatorHook(): onSendHookHandler<unknown> {
   let last: { payload: unknown; tag: string } | undefined;
   return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+    // The static assets' own 304s come as empty streams, which the compression hook would encode: a 304 has no body.
+    if (reply.statusCode === 304) {
+      done(null, '');
+      return;
+    }
     if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
       done(null, payload);
       return;
