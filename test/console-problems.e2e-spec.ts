@@ -84,6 +84,22 @@ eachDatabase('Every problem of a body in one answer', (database) => {
     });
   });
 
+  it('event definitions: every repeated event and property name', async () => {
+    const property = (propertyName: string) => ({ propertyName, type: 'String', isMandatory: false });
+    const events = [
+      { eventName: 'a', properties: [property('p'), property('q'), property('p')] },
+      { eventName: 'b', properties: [property('r'), property('r')] },
+      { eventName: 'a', properties: [] },
+    ];
+    expect(await post('/engine/events', { events })).toMatchObject({
+      status: 400,
+      body: errorBody(
+        'INVALID_REQUEST',
+        "event 'a' appears more than once in events; event 'a' has the property 'p' more than once; event 'b' has the property 'r' more than once",
+      ),
+    });
+  });
+
   it('member uploads: up to 20 bad lines or ids named, the rest counted, nothing changed', async () => {
     expect((await post('/engine/cohorts', { name: 'uploads', kind: 'static' })).status).toBe(200);
     const lines = ['userId', '1', 'x', 'y'.repeat(5000), '2', ...Array.from({ length: 25 }, (_, index) => `bad-${index}`), '3'];

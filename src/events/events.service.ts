@@ -7,6 +7,7 @@ import { DomainError, invalidRequest } from '../common/domain-error';
 import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { ctasReactingTo } from '../ctas/cta-rows';
 import { ErrorCode } from '../common/error-code';
+import { joinProblemTexts } from '../common/problems';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -18,17 +19,29 @@ const eventNotFound = (name: string): DomainError => new DomainError(ErrorCode.E
 
 const toDefinition = (entity: EventDefinitionEntity): EventDefinition => ({ eventName: entity.name, properties: entity.properties });
 
-/** Stored form of the properties: sent order, absent optional fields as null. */
-function storedProperties(eventName: string, properties: EventPropertyDto[]): EventProperty[] {
+/** Each value of `names` that comes more than once, once, in the order of its second coming. */
+function repeated(names: readonly string[]): string[] {
   const seen = new Set<string>();
-  return properties.map(({ propertyName, type, isMandatory, expectedValue, description }) => {
-    if (seen.has(propertyName)) {
-      throw invalidRequest(`event '${eventName}' has the property '${propertyName}' more than once`);
-    }
-    seen.add(propertyName);
-    return { propertyName, type, isMandatory, expectedValue: expectedValue ?? null, description: description ?? null };
-  });
+  const twice = new Set<string>();
+  for (const name of names) (seen.has(name) ? twice : seen).add(name);
+  return [...twice];
 }
+
+/** Every name an event's properties repeat, as a problem. */
+const repeatedProperties = (eventName: string, properties: readonly EventPropertyDto[]): string[] =>
+  repeated(properties.map((property) => property.propertyName)).map(
+    (propertyName) => `event '${eventName}' has the property '${propertyName}' more than once`,
+  );
+
+/** Stored form of the properties: sent order, absent optional fields as null. */
+const storedProperties = (properties: EventPropertyDto[]): EventProperty[] =>
+  properties.map(({ propertyName, type, isMandatory, expectedValue, description }) => ({
+    propertyName,
+    type,
+    isMandatory,
+    expectedValue: expectedValue ?? null,
+    description: description ?? null,
+  }));
 
 /**
  * Event definitions (docs/behaviour.md#event-definitions): upserted by (tenant, name), properties
@@ -46,14 +59,14 @@ export class EventsService {
 
   /** Creates or replaces each event; answers how many were written. */
   async upsert(tenantId: string, source: string, events: EventDefinitionDto[], origin: ChangeOrigin): Promise<number> {
-    const names = new Set<string>();
-    const rows = events.map(({ eventName, properties }) => {
-      if (names.has(eventName)) {
-        throw invalidRequest(`event '${eventName}' appears more than once in events`);
-      }
-      names.add(eventName);
-      return { name: eventName, properties: storedProperties(eventName, properties ?? []) };
-    });
+    // Every repeated name of the body at once.
+    const problems = [
+      ...repeated(events.map((event) => event.eventName)).map((eventName) => `event '${eventName}' appears more than once in events`),
+      ...events.flatMap(({ eventName, properties }) => repeatedProperties(eventName, properties ?? [])),
+    ];
+    if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
+    const names = new Set(events.map((event) => event.eventName));
+    const rows = events.map(({ eventName, properties }) => ({ name: eventName, properties: storedProperties(properties ?? []) }));
     const now = this.clock.now();
     // In byte order of the names, the order of the key: concurrent upserts then lock rows in the same order.
     const sorted = [...rows].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
@@ -105,7 +118,9 @@ export class EventsService {
     properties: EventPropertyDto[],
     origin: ChangeOrigin,
   ): Promise<void> {
-    const stored = storedProperties(name, properties);
+    const problems = repeatedProperties(name, properties);
+    if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
+    const stored = storedProperties(properties);
     const now = this.clock.now();
     await this.transactions.run(async (manager) => {
       const [before] = await this.lockedDefinitions(manager, tenantId, [name]);
