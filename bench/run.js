@@ -19,6 +19,9 @@
  * user (a verified token is cached, so this is what a launch costs an app), and with a new token on
  * every request (what a signature check costs).
  *
+ * Then bench/instances.js (several instances, bad actors) and bench/fair-work.js (issue 27: every
+ * route's worst body against JSON.parse, isolation under abuse, unknown tenants, the attack).
+ *
  *   BENCH_MYSQL_URL   default mysql://root@127.0.0.1:3306/cta_bench (schema recreated); "off" skips MariaDB
  *   BENCH_DURATION_S  seconds per measurement, default 8
  */
@@ -31,6 +34,7 @@ const autocannon = require('autocannon');
 const jose = require('jose');
 const { openDatabase, seedTenant, seedCohorts, storedMachineKeys } = require('./seed');
 const { benchInstances } = require('./instances');
+const { benchFairWork, fairWorkTargets } = require('./fair-work');
 const { MYSQL_URL, takePort, startService, mysqlReachable, recreateSchema } = require('./service');
 
 const DURATION = Number(process.env.BENCH_DURATION_S || 8);
@@ -659,9 +663,10 @@ async function main() {
     await references.stop?.();
   }
   const instances = await benchInstances();
+  const fairWork = await benchFairWork();
   const table = printTable(results);
   const latencyTable = printLatencyTable(results);
-  const checks = targets(results);
+  const checks = [...targets(results), ...fairWorkTargets(fairWork)];
   const loadAverage = os.loadavg().map((value) => value.toFixed(1));
   console.log(
     `\n${table}\n\nLatency at a fixed offered rate, a third of the ceiling's closed-loop throughput on each database:\n\n${latencyTable}\n`,
@@ -675,6 +680,7 @@ async function main() {
     machine: { cpus: os.cpus().length, node: process.version, loadAverage },
     results,
     instances,
+    fairWork,
     targets: checks,
     table,
     latencyTable,

@@ -39,6 +39,7 @@ export class AppModule {
           ctaTimeHorizonDays: config.ctaTimeHorizonDays,
           auditRetentionDays: config.auditRetentionDays,
           adminDefaultUser: config.adminDefaultUser ?? undefined,
+          approvalsRequired: config.approvalsRequired,
           adminGuards: config.adminApiKeys.length > 0 ? [new AdminKeyGuard(config.adminApiKeys)] : [],
           sdkGuards: config.sdkApiKeys.length > 0 ? [new ApiKeyGuard(config.sdkApiKeys)] : [],
           appUserTokens: config.sdkAppUserTokens ?? undefined,

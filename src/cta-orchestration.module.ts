@@ -1,4 +1,8 @@
 import { ConfigurableModuleBuilder, DynamicModule, Module, Type } from '@nestjs/common';
+import { AppUsersController } from './app-users/app-users.controller';
+import { AppUsersModule } from './app-users/app-users.module';
+import { ApprovalsController } from './approvals/approvals.controller';
+import { ApprovalsModule } from './approvals/approvals.module';
 import { AuditController } from './audit/audit.controller';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
@@ -12,6 +16,8 @@ import { CtasModule } from './ctas/ctas.module';
 import { TestCtasController } from './ctas/test-ctas.controller';
 import { mountControllers } from './http/mount-controllers';
 import { EventsController } from './events/events.controller';
+import { ExplainModule } from './explain/explain.module';
+import { LaunchExplainController } from './explain/launch-explain.controller';
 import { EventsModule } from './events/events.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
 import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
@@ -28,6 +34,8 @@ import {
 } from './orchestration-options';
 import { SdkStateController } from './sdk/sdk-state.controller';
 import { SdkModule } from './sdk/sdk.module';
+import { SimulateController } from './simulate/simulate.controller';
+import { SimulateModule } from './simulate/simulate.module';
 import { AppUserTokenGuard, appUserTokenVerifierProvider } from './security/app-user-token.guard';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
@@ -35,22 +43,30 @@ const FEATURE_MODULES: Type[] = [
   CatalogueModule,
   CtasModule,
   CtaStatusModule,
+  ApprovalsModule,
   BehaviourTagsModule,
   CohortsModule,
   EventsModule,
   NudgePreviewModule,
   SdkModule,
+  AppUsersModule,
+  ExplainModule,
+  SimulateModule,
 ];
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
   CtaStatusController,
+  ApprovalsController,
   TestCtasController,
   BehaviourTagsController,
   CohortsController,
   EventsController,
   NudgePreviewAdminController,
   AuditController,
+  AppUsersController,
+  LaunchExplainController,
+  SimulateController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 

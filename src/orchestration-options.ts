@@ -52,6 +52,12 @@ export interface CtaOrchestrationOptions {
   appUserTokens?: AppUserTokenOptions;
   /** The host's own verifier of app-user tokens, instead of `appUserTokens`. */
   appUserTokenVerifier?: AppUserTokenVerifier;
+  /**
+   * Four eyes (docs/decisions/0015-approvals.md): a CTA goes live or is scheduled only with an approval of
+   * its current content by a key other than the one that last changed it. Needs `adminGuards` that name each
+   * request's key with `setAuditActor` (the actor an approval is told apart by). Default false.
+   */
+  approvalsRequired?: boolean;
 }
 
 /**
@@ -115,6 +121,22 @@ function checkAppUserTokens({ appUserTokens, appUserTokenVerifier }: CtaOrchestr
   }
 }
 
+/**
+ * Approvals tell keys apart by the name a guard gives each request: without guards nobody is named
+ * (the service's own key guard names keys when ADMIN_API_KEYS is set).
+ */
+function checkApprovals({ approvalsRequired, adminGuards }: CtaOrchestrationOptions): void {
+  if (approvalsRequired !== undefined && typeof approvalsRequired !== 'boolean') {
+    throw new Error('CtaOrchestrationModule: approvalsRequired must be true or false');
+  }
+  if (approvalsRequired && (adminGuards ?? []).length === 0) {
+    throw new Error(
+      "CtaOrchestrationModule: approvalsRequired needs adminGuards that name each request's key (setAuditActor), " +
+        'so an approval can be told apart from the change it approves',
+    );
+  }
+}
+
 /** The default operator must name someone, as a `user` header would. */
 function checkAdminDefaultUser({ adminDefaultUser }: CtaOrchestrationOptions): void {
   if (
@@ -128,6 +150,7 @@ function checkAdminDefaultUser({ adminDefaultUser }: CtaOrchestrationOptions): v
 export function resolveSettings(options: CtaOrchestrationOptions): OrchestrationSettings {
   checkAppUserTokens(options);
   checkAdminDefaultUser(options);
+  checkApprovals(options);
   return {
     ...resolveRouting(options),
     schedulerIntervalMs: options.schedulerIntervalMs ?? 10_000,
@@ -140,6 +163,7 @@ export function resolveSettings(options: CtaOrchestrationOptions): Orchestration
     cohortProvider: options.cohortProvider ?? new AllUsersCohortProvider(),
     auditRetentionDays: options.auditRetentionDays ?? 0,
     adminDefaultUser: options.adminDefaultUser?.trim() ?? null,
+    approvalsRequired: options.approvalsRequired ?? false,
     appUserTokens: options.appUserTokens,
     appUserTokenVerifier: options.appUserTokenVerifier,
   };

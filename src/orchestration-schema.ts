@@ -1,4 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
+import { CtaApprovalEntity } from './approvals/cta-approval.entity';
 import { AuditEntryEntity } from './audit/audit-entry.entity';
 import { BehaviourTagCtaEntity } from './behaviour-tags/behaviour-tag-cta.entity';
 import { BehaviourTagEntity } from './behaviour-tags/behaviour-tag.entity';
@@ -23,6 +24,7 @@ import { CreateSdkUserStates1767225600600 } from './database/migrations/17672256
 import { CreatePeriodicJobLeases1767225601500 } from './database/migrations/1767225601500-CreatePeriodicJobLeases';
 import { CreateCohorts1767225601900 } from './database/migrations/1767225601900-CreateCohorts';
 import { CreateAuditEntries1767225602000 } from './database/migrations/1767225602000-CreateAuditEntries';
+import { AddCtaApprovals1767225603300 } from './database/migrations/1767225603300-AddCtaApprovals';
 
 /**
  * Every entity of the service, by the feature that owns the table (only that feature's folder
@@ -53,6 +55,8 @@ export const ORCHESTRATION_ENTITIES = [
   CtaCohortEntity,
   // audit
   AuditEntryEntity,
+  // approvals
+  CtaApprovalEntity,
 ];
 
 /** Every migration, in order; a host runs them with its own. */
@@ -66,6 +70,7 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreatePeriodicJobLeases1767225601500,
   CreateCohorts1767225601900,
   CreateAuditEntries1767225602000,
+  AddCtaApprovals1767225603300,
 ];
 
 /**

@@ -1,19 +1,11 @@
-import { AdminClient } from './admin-client';
-import { runClockAfterExamples, sdkHeaders } from './fixtures';
+import { AdminClient, type MemberUpload } from './admin-client';
+import { runClockAfterExamples } from './fixtures';
 import { bucketOf } from '../src/cohorts/cohort-rule';
+import type { CreateCohortDto, UpdateCohortDto } from '../src/cohorts/dto/cohort-body.dto';
 import { eachDatabase, TestApp } from './harness';
+import { SdkClient, type SdkHeaders } from './sdk-client';
 
-const LAUNCH = '/cta/active/state-machines/';
-
-/** Launch headers with exactly the client attributes given (the fixtures' defaults removed). */
-const launchHeaders = (
-  tenantId: string,
-  userId: string,
-  client: { app_version?: string; package_name?: string; hotpatch_version?: string } = {},
-) => {
-  const { app_version: _a, package_name: _p, codepush_version: _c, ...headers } = sdkHeaders(tenantId, userId);
-  return { ...headers, ...client };
-};
+type ClientAttributes = Pick<SdkHeaders, 'app_version' | 'package_name' | 'hotpatch_version' | 'codepush_version'>;
 
 eachDatabase('Cohort targeting at launch', (database) => {
   let api: TestApp;
@@ -21,30 +13,31 @@ eachDatabase('Cohort targeting at launch', (database) => {
 
   const tenant = () => {
     const catalogue = new AdminClient(api, `targeting-${++tenantCount}`);
-    const admin = { 'x-tenant-id': catalogue.tenantId, user: 'ops@example.com' };
     return {
       catalogue,
       tenantId: catalogue.tenantId,
-      async cohort(body: Record<string, unknown>): Promise<void> {
-        const response = await api.post('/engine/cohorts', body, admin);
+      async cohort(body: CreateCohortDto): Promise<void> {
+        const response = await catalogue.cohorts.create(body);
         expect(response.status).toBe(200);
       },
-      async members(method: 'POST' | 'PUT' | 'DELETE', name: string, body: unknown, contentType = 'application/json') {
-        const response = await api.request(method, `/engine/cohorts/${name}/members`, {
-          body: typeof body === 'string' ? body : JSON.stringify(body),
-          headers: { ...admin, 'content-type': contentType },
-        });
+      async members(method: 'POST' | 'PUT' | 'DELETE', name: string, upload: MemberUpload) {
+        const response = await catalogue.cohorts.members(method, name, upload);
         expect(response.status).toBe(200);
         return response.body.data;
       },
-      updateCohort: (name: string, body: unknown) => api.put(`/engine/cohorts/${name}`, body, admin),
+      updateCohort: (name: string, body: UpdateCohortDto) => catalogue.cohorts.update(name, body),
       /** A live CTA for `includes` minus `excludes`. */
       cta: (includes: string[], excludes: string[] = []) => catalogue.cta({ rule: { cohortEligibility: { includes, excludes } } }),
     };
   };
 
-  const launched = async (tenantId: string, userId: string, client?: Parameters<typeof launchHeaders>[2]): Promise<string[]> => {
-    const response = await api.post(LAUNCH, undefined, launchHeaders(tenantId, userId, client));
+  /** A device sending exactly the client attributes given (none of the fixtures' defaults). */
+  const device = (tenantId: string, userId: string, client: ClientAttributes = {}): SdkClient =>
+    new SdkClient(api, tenantId, userId, {
+      headers: { app_version: undefined, package_name: undefined, codepush_version: undefined, ...client },
+    });
+  const launched = async (tenantId: string, userId: string, client: ClientAttributes = {}): Promise<string[]> => {
+    const response = await device(tenantId, userId, client).launch();
     expect(response.status).toBe(200);
     return response.body.data.ctas.map((cta: { ctaId: string }) => cta.ctaId).sort((a: string, b: string) => Number(a) - Number(b));
   };
@@ -59,7 +52,7 @@ eachDatabase('Cohort targeting at launch', (database) => {
     const t = tenant();
     await t.cohort({ name: 'beta', kind: 'static' });
     await t.cohort({ name: 'blocked', kind: 'static' });
-    await t.members('PUT', 'beta', 'userId\n1\n2\n3\n-4\n', 'text/csv');
+    await t.members('PUT', 'beta', 'userId\n1\n2\n3\n-4\n');
     await t.members('PUT', 'blocked', { userIds: [3] });
     const beta = await t.cta(['beta'], ['blocked']);
     const everyone = await t.cta(['all']);
@@ -130,10 +123,7 @@ eachDatabase('Cohort targeting at launch', (database) => {
     const other = await t.cta(['not-example']);
     expect(await launched(t.tenantId, '1', { package_name: 'com.example.app', hotpatch_version: 'v7' })).toEqual([hotfixed]);
     expect(await launched(t.tenantId, '1', { package_name: 'com.example.lite', hotpatch_version: 'v9' })).toEqual([hotfixed, other]);
-    const codepush = await api.post(LAUNCH, undefined, {
-      ...launchHeaders(t.tenantId, '1', { package_name: 'com.example.app' }),
-      codepush_version: 'v7',
-    });
+    const codepush = await device(t.tenantId, '1', { package_name: 'com.example.app', codepush_version: 'v7' }).launch();
     expect(codepush.body.data.ctas.map((cta: { ctaId: string }) => cta.ctaId)).toEqual([hotfixed]);
     expect(await launched(t.tenantId, '1', { package_name: 'com.example.app', hotpatch_version: 'v2' })).toEqual([]);
     // A missing attribute makes its condition false, neq and notIn included.
@@ -234,13 +224,11 @@ eachDatabase('Cohort targeting at launch', (database) => {
     await t.cohort({ name: 'wave', kind: 'static' });
     const ids = (from: number, count: number) => Array.from({ length: count }, (_, index) => String(from + index));
     // Old list: 1..100000 and 900000; new list: 100001..200000 and 900000.
-    await t.members('PUT', 'wave', [...ids(1, 100_000), '900000'].join('\n'), 'text/csv');
+    await t.members('PUT', 'wave', [...ids(1, 100_000), '900000'].join('\n'));
     const id = await t.cta(['wave']);
     const seen: Record<'old' | 'new' | 'kept', boolean[]> = { old: [], new: [], kept: [] };
     let uploading = true;
-    const replace = t
-      .members('PUT', 'wave', [...ids(100_001, 100_000), '900000'].join('\n'), 'text/csv')
-      .finally(() => (uploading = false));
+    const replace = t.members('PUT', 'wave', [...ids(100_001, 100_000), '900000'].join('\n')).finally(() => (uploading = false));
     let launchesDuringUpload = 0;
     while (uploading) {
       const [oldUser, newUser, kept] = await Promise.all(['50', '150000', '900000'].map((userId) => launched(t.tenantId, userId)));

@@ -28,6 +28,9 @@ describeInBrowser('The admin console examples in Chromium', () => {
       const { page } = session;
       await openConsole(session);
       await authorize(page, { 'admin-key': ADMIN_KEY, 'sdk-key': SDK_KEY });
+      const examples = consoleExamples((await session.api.get('/docs-json')).body);
+      // An example that needs a setting the service runs without here (approvals) is left to the test of that setting.
+      const needingSettings = new Set(examples.filter((example) => example.needsSetting).map((example) => example.label));
       const failures: string[] = [];
       const run: string[] = [];
       // Every operation the page shows, top to bottom; each body example in its list, in order.
@@ -42,6 +45,7 @@ describeInBrowser('The admin console examples in Chromium', () => {
             ? await choices.locator('option').evaluateAll((options) => options.map((option) => option.getAttribute('value') ?? ''))
             : [undefined];
         for (const bodyName of bodyNames) {
+          if (needingSettings.has(bodyName === undefined ? label : `${label} [${bodyName}]`)) continue;
           if (bodyName !== undefined) await choices.selectOption(bodyName);
           const { status, body } = await execute(operation);
           const example = { label: bodyName === undefined ? label : `${label} [${bodyName}]`, path, bodyName };
@@ -54,7 +58,7 @@ describeInBrowser('The admin console examples in Chromium', () => {
       }
       expect(failures).toEqual([]);
       // Every example of the document ran, in the order test/console-examples.ts derives from it (and runs over HTTP).
-      expect(run).toEqual(consoleExamples((await session.api.get('/docs-json')).body).map((example) => example.label));
+      expect(run).toEqual(examples.filter((example) => !example.needsSetting).map((example) => example.label));
       expect(session.consoleErrors).toEqual([]);
     },
     RUN_TIMEOUT_MS,

@@ -28,7 +28,12 @@ eachDatabase('The admin console examples', (database) => {
   it('run top to bottom as the page lists them on an empty database, every one answering 200', async () => {
     const api = await TestApp.start(database);
     try {
-      expect(await failuresOf(api, examples)).toEqual([]);
+      // Those that need a setting the default service lacks (approvals) are left to the test of that setting.
+      const runnable = examples.filter((example) => !example.needsSetting);
+      expect(examples.filter((example) => example.needsSetting).map((example) => example.label)).toEqual([
+        'POST /engine/ctas/{ctaId}/approve',
+      ]);
+      expect(await failuresOf(api, runnable)).toEqual([]);
       // The page's order is the flow: CTA 1 linked to its tag, live, served at launch (beside the example test CTA left for the user).
       const launch = examples.find((example) => example.label === 'POST /cta/active/state-machines [first launch]') as ConsoleExample;
       const served = (await runExample(api, launch)).body.data;

@@ -6,6 +6,8 @@ type Json = Record<string, any>;
 export const CONSOLE_OPERATOR = { user: 'ops@example.com' };
 
 const NEEDS = /\(example needs [^)]+\)/;
+/** A need no earlier example can meet: a setting of the service (`APPROVALS_REQUIRED=true`). */
+const NEEDS_SETTING = /\(example needs [A-Z][A-Z_]+=/;
 
 /** One example as the console lists it: an operation, and the body example chosen in its list (if it has a body). */
 export interface ConsoleExample {
@@ -18,6 +20,8 @@ export interface ConsoleExample {
   body?: unknown;
   /** Its summary (the route's, or its body example's) says what must exist first. */
   needsSomething: boolean;
+  /** What it needs is a setting the default service does not have: top to bottom it is refused for that. */
+  needsSetting: boolean;
 }
 
 /**
@@ -35,7 +39,14 @@ export function consoleExamples(document: Json): ConsoleExample[] {
         const routeNeeds = NEEDS.test(operation.summary ?? '');
         const bodies = Object.entries((operation.requestBody?.content?.['application/json']?.examples ?? {}) as Json);
         if (bodies.length === 0) {
-          examples.push({ label, method, path, operation, needsSomething: routeNeeds });
+          examples.push({
+            label,
+            method,
+            path,
+            operation,
+            needsSomething: routeNeeds,
+            needsSetting: NEEDS_SETTING.test(operation.summary),
+          });
         }
         for (const [bodyName, example] of bodies) {
           examples.push({
@@ -46,6 +57,7 @@ export function consoleExamples(document: Json): ConsoleExample[] {
             bodyName,
             body: example.value,
             needsSomething: routeNeeds || NEEDS.test(example.summary ?? ''),
+            needsSetting: NEEDS_SETTING.test(`${operation.summary} ${example.summary ?? ''}`),
           });
         }
       }
@@ -72,7 +84,8 @@ export function runExample(api: TestApp, example: ConsoleExample): Promise<TestR
 
 /**
  * What an answer to an example must be for the example to have worked: 200, and for the validate examples
- * the verdict their name announces. Null when it did; else what went wrong.
+ * the verdict their name announces. Null when it did; else what went wrong. (An example that needs a setting
+ * the service runs without is to be refused, not run, by the caller: `needsSetting`.)
  */
 export function exampleFailure(example: Pick<ConsoleExample, 'label' | 'path' | 'bodyName'>, status: number, body: unknown): string | null {
   if (status !== 200) return `${example.label}: ${status} ${JSON.stringify(body)}`;

@@ -1,7 +1,7 @@
+import { AdminClient } from './admin-client';
+import { segment } from './api-client';
 import { dataSourceOf } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
-
-const EVENTS = '/engine/events';
 
 const property = (propertyName: string, fields: Record<string, unknown> = {}) => ({
   propertyName,
@@ -18,12 +18,12 @@ const stored = (propertyName: string, fields: Record<string, unknown> = {}) => (
   ...fields,
 });
 const ok = (data: unknown) => ({ success: true, data, statusCode: 200 });
-const eventPath = (name: string): string => `${EVENTS}/${encodeURIComponent(name)}`;
 
 eachDatabase('event definitions', (database) => {
   let api: TestApp;
   let sequence = 0;
-  const tenant = (): Record<string, string> => ({ 'x-tenant-id': `events-${++sequence}` });
+  /** A fresh tenant's admin API, without the (optional) user header. */
+  const tenant = (): AdminClient => new AdminClient(api, `events-${++sequence}`, null);
 
   beforeAll(async () => {
     api = await TestApp.start(database);
@@ -38,7 +38,7 @@ eachDatabase('event definitions', (database) => {
 
   describe('POST /engine/events', () => {
     it('creates events, keeps properties in the order sent and answers eventsProcessed', async () => {
-      const headers = tenant();
+      const admin = tenant();
       const body = {
         events: [
           {
@@ -51,10 +51,10 @@ eachDatabase('event definitions', (database) => {
           { eventName: 'app_launched', properties: [] },
         ],
       };
-      const created = await api.post(EVENTS, body, headers);
+      const created = await admin.events.upsert(body);
       expect(created).toMatchObject({ status: 200, body: ok({ eventsProcessed: 2 }) });
 
-      const read = await api.get(eventPath('store_opened'), headers);
+      const read = await admin.events.get('store_opened');
       expect(read.status).toBe(200);
       expect(read.body).toEqual(
         ok({
@@ -65,26 +65,23 @@ eachDatabase('event definitions', (database) => {
     });
 
     it('upserts: an existing event gets its properties replaced, and x-source is accepted', async () => {
-      const headers = tenant();
-      await api.post(EVENTS, { events: [{ eventName: 'purchase', properties: [property('amount'), property('currency')] }] }, headers);
-      const again = await api.post(
-        EVENTS,
+      const admin = tenant();
+      await admin.events.upsert({ events: [{ eventName: 'purchase', properties: [property('amount'), property('currency')] }] });
+      const again = await admin.events.upsert(
         { events: [{ eventName: 'purchase', properties: [property('sku')] }] },
-        { ...headers, 'x-source': 'backfill-job' },
+        { 'x-source': 'backfill-job' },
       );
       expect(again.body).toEqual(ok({ eventsProcessed: 1 }));
-      expect((await api.get(eventPath('purchase'), headers)).body.data.properties).toEqual([stored('sku')]);
-      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['purchase'] }));
+      expect((await admin.events.get('purchase')).body.data.properties).toEqual([stored('sku')]);
+      expect((await admin.events.names()).body).toEqual(ok({ eventNames: ['purchase'] }));
     });
 
     it('stores the x-source header, admin-api by default', async () => {
-      const headers = tenant();
-      await api.post(EVENTS, { events: [{ eventName: 'a', properties: [] }] }, headers);
-      await api.post(EVENTS, { events: [{ eventName: 'b', properties: [] }] }, { ...headers, 'x-source': 'crm' });
+      const admin = tenant();
+      await admin.events.upsert({ events: [{ eventName: 'a', properties: [] }] });
+      await admin.events.upsert({ events: [{ eventName: 'b', properties: [] }] }, { 'x-source': 'crm' });
       const dataSource = dataSourceOf(api);
-      const rows = await dataSource.query('SELECT name, source FROM event_definitions WHERE tenant_id = ? ORDER BY name', [
-        headers['x-tenant-id'],
-      ]);
+      const rows = await dataSource.query('SELECT name, source FROM event_definitions WHERE tenant_id = ? ORDER BY name', [admin.tenantId]);
       expect(rows).toEqual([
         { name: 'a', source: 'admin-api' },
         { name: 'b', source: 'crm' },
@@ -92,9 +89,9 @@ eachDatabase('event definitions', (database) => {
     });
 
     it('reads absent properties as none', async () => {
-      const headers = tenant();
-      expect((await api.post(EVENTS, { events: [{ eventName: 'bare' }] }, headers)).body).toEqual(ok({ eventsProcessed: 1 }));
-      expect((await api.get(eventPath('bare'), headers)).body).toEqual(ok({ eventName: 'bare', properties: [] }));
+      const admin = tenant();
+      expect((await admin.events.upsert({ events: [{ eventName: 'bare' }] })).body).toEqual(ok({ eventsProcessed: 1 }));
+      expect((await admin.events.get('bare')).body).toEqual(ok({ eventName: 'bare', properties: [] }));
     });
 
     const invalidBodies: [string, unknown, RegExp][] = [
@@ -159,83 +156,79 @@ eachDatabase('event definitions', (database) => {
     ];
 
     it.each(invalidBodies)('rejects %s with INVALID_REQUEST naming the field, writing nothing', async (_case, body, message) => {
-      const headers = tenant();
+      const admin = tenant();
       const before = await rowCount();
-      const response = await api.post(EVENTS, body, headers);
+      const response = await admin.raw('POST', '/events', { body });
       expect(response.status).toBe(400);
       expect(response.body).toEqual(errorBody('INVALID_REQUEST', expect.stringMatching(message)));
       expect(await rowCount()).toBe(before);
     });
 
     it('writes nothing of a body whose second event is invalid', async () => {
-      const headers = tenant();
-      const response = await api.post(
-        EVENTS,
-        {
-          events: [
-            { eventName: 'good', properties: [] },
-            { eventName: '', properties: [] },
-          ],
-        },
-        headers,
-      );
+      const admin = tenant();
+      const response = await admin.events.upsert({
+        events: [
+          { eventName: 'good', properties: [] },
+          { eventName: '', properties: [] },
+        ],
+      });
       expect(response.status).toBe(400);
-      expect((await api.get(EVENTS, headers)).body).toEqual(ok({ eventList: [] }));
+      expect((await admin.events.list()).body).toEqual(ok({ eventList: [] }));
     });
 
     it('rejects malformed JSON, a malformed tenant and an overlong x-source', async () => {
-      expect(await api.post(EVENTS, '{"events": [', tenant())).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST') });
-      expect(await api.post(EVENTS, { events: [{ eventName: 'x' }] }, { 'x-tenant-id': 'bad tenant!' })).toMatchObject({
+      const admin = tenant();
+      expect(await admin.raw('POST', '/events', { body: '{"events": [' })).toMatchObject({
+        status: 400,
+        body: errorBody('INVALID_REQUEST'),
+      });
+      expect(await admin.events.upsert({ events: [{ eventName: 'x' }] }, { 'x-tenant-id': 'bad tenant!' })).toMatchObject({
         status: 400,
         body: errorBody('INVALID_REQUEST', expect.stringContaining('x-tenant-id')),
       });
-      expect(await api.post(EVENTS, { events: [{ eventName: 'x' }] }, { ...tenant(), 'x-source': 's'.repeat(256) })).toMatchObject({
+      expect(await admin.events.upsert({ events: [{ eventName: 'x' }] }, { 'x-source': 's'.repeat(256) })).toMatchObject({
         status: 400,
         body: errorBody('INVALID_REQUEST', expect.stringContaining('x-source')),
       });
     });
 
     it('survives racing upserts of the same new name: every request succeeds, one definition remains', async () => {
-      const headers = tenant();
+      const admin = tenant();
       const responses = await Promise.all(
         Array.from({ length: 12 }, (_, index) =>
-          api.post(EVENTS, { events: [{ eventName: 'raced', properties: [property(`p${index}`)] }] }, headers),
+          admin.events.upsert({ events: [{ eventName: 'raced', properties: [property(`p${index}`)] }] }),
         ),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
-      const list = await api.get(EVENTS, headers);
+      const list = await admin.events.list();
       expect(list.body.data.eventList).toHaveLength(1);
       expect(list.body.data.eventList[0].properties).toHaveLength(1);
     });
     it('survives racing upserts of overlapping names sent in different orders (no deadlock reaches a client)', async () => {
-      const headers = tenant();
+      const admin = tenant();
       const names = Array.from({ length: 20 }, (_, index) => `overlap-${String(index).padStart(2, '0')}`);
       const responses = await Promise.all(
         Array.from({ length: 12 }, (_, request) => {
           const order = request % 2 ? [...names].reverse() : names.map((_, index) => names[(index * 7 + request) % names.length]);
-          return api.post(EVENTS, { events: order.map((eventName) => ({ eventName, properties: [property(`p${request}`)] })) }, headers);
+          return admin.events.upsert({ events: order.map((eventName) => ({ eventName, properties: [property(`p${request}`)] })) });
         }),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
-      expect((await api.get(`${EVENTS}/list/names`, headers)).body.data.eventNames).toEqual(names);
+      expect((await admin.events.names()).body.data.eventNames).toEqual(names);
     });
   });
 
   describe('GET /engine/events and /engine/events/list/names', () => {
     it('lists the tenant’s events sorted by name, with the event envelope', async () => {
-      const headers = tenant();
-      await api.post(
-        EVENTS,
-        {
-          events: [
-            { eventName: 'zeta', properties: [property('z')] },
-            { eventName: 'Alpha', properties: [] },
-            { eventName: 'beta', properties: [] },
-          ],
-        },
-        headers,
-      );
-      const list = await api.get(EVENTS, headers);
+      const admin = tenant();
+      await admin.events.upsert({
+        events: [
+          { eventName: 'zeta', properties: [property('z')] },
+          { eventName: 'Alpha', properties: [] },
+          { eventName: 'beta', properties: [] },
+        ],
+      });
+      const list = await admin.events.list();
       expect(list).toMatchObject({ status: 200 });
       expect(list.body).toEqual(
         ok({
@@ -246,132 +239,123 @@ eachDatabase('event definitions', (database) => {
           ],
         }),
       );
-      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['Alpha', 'beta', 'zeta'] }));
+      expect((await admin.events.names()).body).toEqual(ok({ eventNames: ['Alpha', 'beta', 'zeta'] }));
     });
 
     it('answers empty lists for a tenant without events', async () => {
-      const headers = tenant();
-      expect((await api.get(EVENTS, headers)).body).toEqual(ok({ eventList: [] }));
-      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: [] }));
+      const admin = tenant();
+      expect((await admin.events.list()).body).toEqual(ok({ eventList: [] }));
+      expect((await admin.events.names()).body).toEqual(ok({ eventNames: [] }));
     });
   });
 
   describe('GET, PUT and DELETE /engine/events/{name}', () => {
     it('URL-decodes names and compares them exactly', async () => {
-      const headers = tenant();
+      const admin = tenant();
       const name = 'checkout / step 2 ✓';
-      await api.post(EVENTS, { events: [{ eventName: name, properties: [] }] }, headers);
-      expect((await api.get(eventPath(name), headers)).body).toEqual(ok({ eventName: name, properties: [] }));
-      expect(await api.get(eventPath('CHECKOUT / STEP 2 ✓'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
-      expect(await api.get(eventPath(`${name} `), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
+      await admin.events.upsert({ events: [{ eventName: name, properties: [] }] });
+      expect((await admin.events.get(name)).body).toEqual(ok({ eventName: name, properties: [] }));
+      expect(await admin.events.get('CHECKOUT / STEP 2 ✓')).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
+      expect(await admin.events.get(`${name} `)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
     });
 
     it('keeps /list/names apart from events named list or list/names', async () => {
-      const headers = tenant();
-      await api.post(
-        EVENTS,
-        {
-          events: [
-            { eventName: 'list', properties: [property('a')] },
-            { eventName: 'list/names', properties: [property('b')] },
-          ],
-        },
-        headers,
-      );
-      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['list', 'list/names'] }));
-      expect((await api.get(eventPath('list'), headers)).body).toEqual(ok({ eventName: 'list', properties: [stored('a')] }));
-      expect(eventPath('list/names')).toBe(`${EVENTS}/list%2Fnames`);
-      expect((await api.get(eventPath('list/names'), headers)).body).toEqual(ok({ eventName: 'list/names', properties: [stored('b')] }));
-      expect((await api.delete(eventPath('list/names'), headers)).body).toEqual(ok(null));
-      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['list'] }));
+      const admin = tenant();
+      await admin.events.upsert({
+        events: [
+          { eventName: 'list', properties: [property('a')] },
+          { eventName: 'list/names', properties: [property('b')] },
+        ],
+      });
+      expect((await admin.events.names()).body).toEqual(ok({ eventNames: ['list', 'list/names'] }));
+      expect((await admin.events.get('list')).body).toEqual(ok({ eventName: 'list', properties: [stored('a')] }));
+      expect(segment('list/names')).toBe('list%2Fnames');
+      expect((await admin.events.get('list/names')).body).toEqual(ok({ eventName: 'list/names', properties: [stored('b')] }));
+      expect((await admin.events.delete('list/names')).body).toEqual(ok(null));
+      expect((await admin.events.names()).body).toEqual(ok({ eventNames: ['list'] }));
     });
 
     it('serves a name of 255 characters, far longer once percent-encoded, on GET, PUT and DELETE', async () => {
-      const headers = tenant();
+      const admin = tenant();
       const name = 'é✓'.repeat(127) + 'x';
-      expect(eventPath(name).length).toBeGreaterThan(1500);
-      await api.post(EVENTS, { events: [{ eventName: name, properties: [] }] }, headers);
-      expect((await api.get(eventPath(name), headers)).body).toEqual(ok({ eventName: name, properties: [] }));
-      expect((await api.put(eventPath(name), { properties: [property('p')] }, headers)).body).toEqual(ok(null));
-      expect((await api.get(eventPath(name), headers)).body.data.properties).toEqual([stored('p')]);
-      expect((await api.delete(eventPath(name), headers)).body).toEqual(ok(null));
-      expect(await api.get(eventPath(name), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
+      expect(segment(name).length).toBeGreaterThan(1500);
+      await admin.events.upsert({ events: [{ eventName: name, properties: [] }] });
+      expect((await admin.events.get(name)).body).toEqual(ok({ eventName: name, properties: [] }));
+      expect((await admin.events.replace(name, { properties: [property('p')] })).body).toEqual(ok(null));
+      expect((await admin.events.get(name)).body.data.properties).toEqual([stored('p')]);
+      expect((await admin.events.delete(name)).body).toEqual(ok(null));
+      expect(await admin.events.get(name)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
     });
 
     it('PUT replaces the properties (an empty list too) and answers data null', async () => {
-      const headers = tenant();
-      await api.post(EVENTS, { events: [{ eventName: 'login', properties: [property('method')] }] }, headers);
-      const replaced = await api.put(
-        eventPath('login'),
-        { properties: [property('provider', { expectedValue: 'google' }), property('first', { type: 'Boolean' })] },
-        headers,
-      );
+      const admin = tenant();
+      await admin.events.upsert({ events: [{ eventName: 'login', properties: [property('method')] }] });
+      const replaced = await admin.events.replace('login', {
+        properties: [property('provider', { expectedValue: 'google' }), property('first', { type: 'Boolean' })],
+      });
       expect(replaced).toMatchObject({ status: 200, body: ok(null) });
-      expect((await api.get(eventPath('login'), headers)).body.data.properties).toEqual([
+      expect((await admin.events.get('login')).body.data.properties).toEqual([
         stored('provider', { expectedValue: 'google' }),
         stored('first', { type: 'Boolean' }),
       ]);
-      expect((await api.put(eventPath('login'), { properties: [] }, headers)).body).toEqual(ok(null));
-      expect((await api.get(eventPath('login'), headers)).body.data.properties).toEqual([]);
+      expect((await admin.events.replace('login', { properties: [] })).body).toEqual(ok(null));
+      expect((await admin.events.get('login')).body.data.properties).toEqual([]);
     });
 
     it('PUT requires properties and validates them, changing nothing on a 400', async () => {
-      const headers = tenant();
-      await api.post(EVENTS, { events: [{ eventName: 'login', properties: [property('method')] }] }, headers);
+      const admin = tenant();
+      await admin.events.upsert({ events: [{ eventName: 'login', properties: [property('method')] }] });
       for (const [body, message] of [
         [{}, /^properties /],
         [{ properties: null }, /^properties must be an array/],
         [{ properties: [property('a', { isMandatory: 1 })] }, /^properties\[0\]\.isMandatory must be a boolean/],
         [{ properties: [property('a'), property('a')] }, /has the property 'a' more than once/],
       ] as [unknown, RegExp][]) {
-        const response = await api.put(eventPath('login'), body, headers);
+        const response = await admin.raw('PUT', '/events/login', { body });
         expect(response).toMatchObject({ status: 400, body: errorBody('INVALID_REQUEST', expect.stringMatching(message)) });
       }
-      expect((await api.get(eventPath('login'), headers)).body.data.properties).toEqual([stored('method')]);
+      expect((await admin.events.get('login')).body.data.properties).toEqual([stored('method')]);
     });
 
     it('DELETE removes the event and answers data null', async () => {
-      const headers = tenant();
-      await api.post(
-        EVENTS,
-        {
-          events: [
-            { eventName: 'gone', properties: [] },
-            { eventName: 'kept', properties: [] },
-          ],
-        },
-        headers,
-      );
-      expect(await api.delete(eventPath('gone'), headers)).toMatchObject({ status: 200, body: ok(null) });
-      expect(await api.get(eventPath('gone'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
-      expect((await api.get(`${EVENTS}/list/names`, headers)).body).toEqual(ok({ eventNames: ['kept'] }));
+      const admin = tenant();
+      await admin.events.upsert({
+        events: [
+          { eventName: 'gone', properties: [] },
+          { eventName: 'kept', properties: [] },
+        ],
+      });
+      expect(await admin.events.delete('gone')).toMatchObject({ status: 200, body: ok(null) });
+      expect(await admin.events.get('gone')).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND') });
+      expect((await admin.events.names()).body).toEqual(ok({ eventNames: ['kept'] }));
     });
 
     it('answers 404 EVENT_NOT_FOUND naming the event on GET, PUT and DELETE of an unknown name', async () => {
-      const headers = tenant();
+      const admin = tenant();
       const message = "event 'nope' does not exist";
-      expect(await api.get(eventPath('nope'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
-      expect(await api.put(eventPath('nope'), { properties: [] }, headers)).toMatchObject({
+      expect(await admin.events.get('nope')).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
+      expect(await admin.events.replace('nope', { properties: [] })).toMatchObject({
         status: 404,
         body: errorBody('EVENT_NOT_FOUND', message),
       });
-      expect(await api.delete(eventPath('nope'), headers)).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
+      expect(await admin.events.delete('nope')).toMatchObject({ status: 404, body: errorBody('EVENT_NOT_FOUND', message) });
     });
   });
 
   it('keeps tenants apart, and uses the default tenant without x-tenant-id', async () => {
     const one = tenant();
     const two = tenant();
-    await api.post(EVENTS, { events: [{ eventName: 'shared', properties: [property('one')] }] }, one);
-    await api.post(EVENTS, { events: [{ eventName: 'shared', properties: [property('two')] }] }, two);
-    expect((await api.get(eventPath('shared'), one)).body.data.properties).toEqual([stored('one')]);
-    expect((await api.get(eventPath('shared'), two)).body.data.properties).toEqual([stored('two')]);
-    expect(await api.delete(eventPath('shared'), one)).toMatchObject({ status: 200 });
-    expect((await api.get(eventPath('shared'), two)).status).toBe(200);
-    expect(await api.put(eventPath('shared'), { properties: [] }, one)).toMatchObject({ status: 404 });
+    const defaultTenant = new AdminClient(api, 'default', null);
+    await one.events.upsert({ events: [{ eventName: 'shared', properties: [property('one')] }] });
+    await two.events.upsert({ events: [{ eventName: 'shared', properties: [property('two')] }] });
+    expect((await one.events.get('shared')).body.data.properties).toEqual([stored('one')]);
+    expect((await two.events.get('shared')).body.data.properties).toEqual([stored('two')]);
+    expect(await one.events.delete('shared')).toMatchObject({ status: 200 });
+    expect((await two.events.get('shared')).status).toBe(200);
+    expect(await one.events.replace('shared', { properties: [] })).toMatchObject({ status: 404 });
 
-    await api.post(EVENTS, { events: [{ eventName: 'default-only', properties: [] }] });
-    expect((await api.get(eventPath('default-only'), { 'x-tenant-id': 'default' })).status).toBe(200);
-    expect((await api.get(eventPath('default-only'), two)).status).toBe(404);
+    await one.events.upsert({ events: [{ eventName: 'default-only', properties: [] }] }, { 'x-tenant-id': undefined });
+    expect((await defaultTenant.events.get('default-only')).status).toBe(200);
+    expect((await two.events.get('default-only')).status).toBe(404);
   });
 });

@@ -2,6 +2,8 @@ import { CREATE_TAG_EXAMPLE } from '../src/behaviour-tags/behaviour-tag-api-exam
 import { CREATE_EXAMPLE } from '../src/ctas/cta-api-examples';
 import { deltaExample, EXAMPLE_TIME, launchExample } from '../src/sdk/sdk-api-examples';
 import type { StateMachine } from '../src/sdk/snapshot-request';
+import type { CreateBehaviourTagDto, UpdateBehaviourTagDto } from '../src/behaviour-tags/dto/behaviour-tag-body.dto';
+import type { CtaCreateBody } from './admin-client';
 import type { TestApp } from './harness';
 
 export { EXAMPLE_TIME };
@@ -9,6 +11,9 @@ export type { StatusAction } from '../src/cta-status/cta-transitions';
 
 /** A CTA id as tests send it: the API takes numbers and numeric strings. */
 export type CtaId = string | number;
+
+/** A body of its route's type (the typed clients take it) whose fields a test may still read and change freely. */
+export type AsSent<Body> = Body & Record<string, any>;
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -26,7 +31,7 @@ export const examples = {
 let sequence = 0;
 
 /** A valid CTA create body (the example's rule), with a fresh name unless given. */
-export const ctaBody = (fields: Record<string, unknown> = {}): Record<string, any> => ({
+export const ctaBody = (fields: Record<string, unknown> = {}): AsSent<CtaCreateBody> => ({
   name: `cta-${++sequence}`,
   description: 'e2e',
   tags: ['onboarding', 'store'],
@@ -48,15 +53,12 @@ export const ruleAsRead = (rule: Record<string, any>, ctaValidTill: number | nul
 const exampleRelation = (): Record<string, any> => copy(CREATE_TAG_EXAMPLE.ctaRelation);
 
 /** The example tag named `name`, linking `linkedCtas` under `ctaRelation` (default the example's). */
-export const tagBody = (name: string, linkedCtas: CtaId[] = [], ctaRelation: unknown = exampleRelation()): Record<string, any> => ({
-  ...copy(CREATE_TAG_EXAMPLE),
-  behaviourTagName: name,
-  ctaRelation,
-  linkedCtas,
-});
+export const tagBody = (name: string, linkedCtas: CtaId[] = [], ctaRelation: unknown = exampleRelation()): AsSent<CreateBehaviourTagDto> =>
+  // `ctaRelation` may be one the API refuses: typed as the DTO's for the client, sent as given.
+  ({ ...copy(CREATE_TAG_EXAMPLE), behaviourTagName: name, ctaRelation, linkedCtas }) as AsSent<CreateBehaviourTagDto>;
 
 /** The same body for an update (no name in it). */
-export const tagUpdateBody = (linkedCtas: CtaId[] = [], ctaRelation: unknown = exampleRelation()): Record<string, any> => {
+export const tagUpdateBody = (linkedCtas: CtaId[] = [], ctaRelation: unknown = exampleRelation()): AsSent<UpdateBehaviourTagDto> => {
   const { behaviourTagName: _name, ...body } = tagBody('', linkedCtas, ctaRelation);
   return body;
 };

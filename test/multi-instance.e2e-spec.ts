@@ -3,7 +3,8 @@ import { EXAMPLE_TIME, examples, machine, runClockAfterExamples, sdkHeaders } fr
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { dataSourceOf } from './database-contents';
-import { createDatabase, errorBody, TEST_DATABASES, TestApp } from './harness';
+import { describeOnMysql, GALERA, onServer, SERVERS } from './cluster';
+import { createDatabase, errorBody, TestApp } from './harness';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
@@ -12,29 +13,6 @@ const A_REVALIDATE_MS = 1000;
 const B_REVALIDATE_MS = 600_000;
 /** The lease's period; no timer fires in the test (jobs are ticked by hand with moved clocks). */
 const JOB_INTERVAL_MS = 3_600_000;
-
-/**
- * The database servers the two instances connect to: with TEST_GALERA_URLS (a
- * comma list of cluster nodes) A uses the first node and B the second; else both
- * use TEST_MYSQL_URL. SQLite is a file inside one process: there are no two
- * instances to run, so this suite is MariaDB (or Galera) only.
- */
-const GALERA = (process.env.TEST_GALERA_URLS ?? '')
-  .split(',')
-  .map((url) => url.trim())
-  .filter(Boolean);
-const SERVERS = GALERA.length > 0 ? GALERA : TEST_DATABASES.includes('mysql') ? [process.env.TEST_MYSQL_URL_REACHABLE as string] : [];
-const describeOnMysql = SERVERS.length > 0 ? describe : describe.skip;
-
-/** The database of `databaseUrl`, reached through `server`. */
-function onServer(databaseUrl: string, server: string): string {
-  const url = new URL(databaseUrl);
-  const through = new URL(server);
-  url.host = through.host;
-  url.username = through.username;
-  url.password = through.password;
-  return url.toString();
-}
 
 describeOnMysql(
   `several instances on one database [${GALERA.length > 0 ? 'galera' : 'mysql'}] (not on SQLite: one embedded file, one process)`,

@@ -63,8 +63,8 @@ describe('OpenAPI contract (openapi.json)', () => {
       const missingHeaders = required.filter((header) => !headers.includes(header));
       if (!operation.summary) problems.push(`${name}: no summary`);
       if (missingHeaders.length > 0) problems.push(`${name}: headers ${missingHeaders.join(', ')} undocumented`);
-      // Status changes and restores take no body.
-      if (/^(POST|PUT) /.test(name) && !/\/(\{action\}|restore\/\{auditId\})$/.test(name)) {
+      // Status changes, restores and approvals take no body.
+      if (/^(POST|PUT) /.test(name) && !/\/(\{action\}|restore\/\{auditId\}|approve)$/.test(name)) {
         const body = operation.requestBody?.content?.['application/json'];
         if (!body?.schema) problems.push(`${name}: no request body schema`);
         else if (!hasExample(body)) problems.push(`${name}: no request body example`);
@@ -151,6 +151,8 @@ describe('OpenAPI contract (openapi.json)', () => {
       'Nudge previews',
       'SDK',
       'Audit',
+      'App users',
+      'Support tools',
       'Operations',
     ]);
     const used = new Set(

@@ -1,12 +1,13 @@
 import { AdminClient } from './admin-client';
-import { examples, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
+import { examples, machine, runClockAfterExamples } from './fixtures';
 import { DataSource } from 'typeorm';
 import { MAX_READ_BATCH } from '../src/common/read-batcher';
 import { UserStateStore } from '../src/sdk/user-state.store';
+import type { SnapshotRequestDto } from '../src/sdk/dto/snapshot-request.dto';
 import { eachDatabase, errorBody, TestApp } from './harness';
+import { type Launch, SdkClient } from './sdk-client';
 
 const LAUNCH = '/cta/active/state-machines/';
-const DELTA = '/cta/state-machines/snapshot/delta/';
 const EMPTY = { data: { ctas: [], behaviourTags: [] } };
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -16,10 +17,13 @@ eachDatabase('SDK launch', (database) => {
   let tenantCount = 0;
   /** A fresh tenant per test, so catalogues never mix. */
   const tenant = () => new AdminClient(api, `launch-${++tenantCount}`);
-  const launch = (tenantId: string, userId: string, body?: unknown, apiVersion: string | null = '1') =>
-    api.post(LAUNCH, body, sdkHeaders(tenantId, userId, apiVersion));
-  const delta = (tenantId: string, userId: string, body: unknown) => api.post(DELTA, body, sdkHeaders(tenantId, userId));
-  const ctaIds = (response: { body: any }): string[] => response.body.data.ctas.map((cta: { ctaId: string }) => cta.ctaId);
+  /** The device of `userId`; an apiVersion of null sends no api_version. */
+  const device = (tenantId: string, userId: string, apiVersion: string | null = '1') =>
+    new SdkClient(api, tenantId, userId, { headers: { api_version: apiVersion ?? undefined } });
+  const launch = (tenantId: string, userId: string, body?: SnapshotRequestDto, apiVersion: string | null = '1') =>
+    device(tenantId, userId, apiVersion).launch(body);
+  const delta = (tenantId: string, userId: string, body: SnapshotRequestDto) => device(tenantId, userId).delta(body);
+  const ctaIds = (response: { body: { data: Launch } }): string[] => response.body.data.ctas.map((cta) => cta.ctaId);
 
   beforeAll(async () => {
     api = await TestApp.start(database);
@@ -283,6 +287,8 @@ eachDatabase('SDK launch', (database) => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual(errorBody('INVALID_REQUEST', expect.stringMatching(/^invalid request: \S/)));
     expect((await launch(catalogue.tenantId, '42')).body.data.ctas[0].activeStateMachines).toEqual({});
-    expect((await launch(catalogue.tenantId, '42', '{"ctas": [')).body).toEqual(errorBody('INVALID_REQUEST'));
+    expect((await device(catalogue.tenantId, '42').raw('POST', '/active/state-machines/', { body: '{"ctas": [' })).body).toEqual(
+      errorBody('INVALID_REQUEST'),
+    );
   });
 });

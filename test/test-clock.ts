@@ -12,3 +12,8 @@ export class TestClock extends Clock {
     this.offsetMs += ms;
   }
 }
+
+/** Time units to move the clock by, in milliseconds. */
+export const MINUTE = 60 * 1000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;

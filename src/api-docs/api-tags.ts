@@ -10,6 +10,8 @@ export const API_TAG = {
   nudgePreviews: 'Nudge previews',
   sdk: 'SDK',
   audit: 'Audit',
+  appUsers: 'App users',
+  support: 'Support tools',
   operations: 'Operations',
 } as const;
 
@@ -35,7 +37,9 @@ export const API_TAGS: readonly TagObject[] = [
     name: API_TAG.ctaStatus,
     description:
       'The lifecycle: draft → live (or scheduled) → paused → live … → concluded or terminated. ' +
-      'Devices get a CTA only while it is live (or scheduled and past its startTime).',
+      'Devices get a CTA only while it is live (or scheduled and past its startTime). ' +
+      "With approvals required (APPROVALS_REQUIRED), live and schedule also need another key's approval of the current content: " +
+      'POST /ctas/{id}/approve.',
   },
   {
     name: API_TAG.cohorts,
@@ -64,6 +68,16 @@ export const API_TAGS: readonly TagObject[] = [
     description:
       'Who changed what and when, with the record before and after. A CTA goes back to one of its versions with ' +
       "the restore route (under CTAs), taking an auditId of the CTA's history.",
+  },
+  {
+    name: API_TAG.appUsers,
+    description: "One app user's data (GDPR): everything stored about them, and erasing it for good, on every instance. Role admin.",
+  },
+  {
+    name: API_TAG.support,
+    description:
+      "Answer support's questions without a device: why a user gets (or does not get) a CTA at launch, and what a device will " +
+      'do with a CTA for a sequence of app events, step by step. Read-only: a viewer key is enough.',
   },
   {
     name: API_TAG.operations,

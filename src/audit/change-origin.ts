@@ -5,10 +5,14 @@ import { parseOptionalOperatorUser } from '../common/request-headers';
 import type { ChangeOrigin as Origin } from './audit.types';
 
 /** Who made this request's changes: the key's name, the optional `user` header, the request id. */
-export const ChangeOrigin = createParamDecorator((_: unknown, context: ExecutionContext): Origin => {
-  const request = context.switchToHttp().getRequest<FastifyRequest>();
+export function changeOriginOf(request: FastifyRequest): Origin {
   return { actor: requestActor(request), user: parseOptionalOperatorUser(request.headers), requestId: request.id ?? null };
-});
+}
+
+/** `changeOriginOf` as a parameter decorator. */
+export const ChangeOrigin = createParamDecorator((_: unknown, context: ExecutionContext): Origin =>
+  changeOriginOf(context.switchToHttp().getRequest<FastifyRequest>()),
+);
 
 /** The decorator's value: `@ChangeOrigin() origin: ChangeOrigin`. */
 export type ChangeOrigin = Origin;

@@ -15,6 +15,7 @@ describe('loadAppConfig', () => {
       adminPrefixAliases: [],
       sdkPrefix: 'cta',
       bodyLimitBytes: 1024 * 1024,
+      sdkBodyLimitBytes: 524_288,
       corsOrigins: ['*'],
       logLevel: 'info',
       schedulerIntervalMs: 10_000,
@@ -33,6 +34,7 @@ describe('loadAppConfig', () => {
       cohortUploadLimitBytes: 268435456,
       auditRetentionDays: 0,
       adminDefaultUser: null,
+      approvalsRequired: false,
     });
   });
 
@@ -55,6 +57,7 @@ describe('loadAppConfig', () => {
       ADMIN_PREFIX_ALIASES: 'thunder, legacy',
       SDK_PREFIX: 'sdk',
       BODY_LIMIT_BYTES: '2048',
+      SDK_BODY_LIMIT_BYTES: '4096',
       CORS_ORIGINS: 'https://panel.example.com, https://ops.example.com',
       LOG_LEVEL: 'debug',
       SCHEDULER_INTERVAL_MS: '0',
@@ -77,6 +80,7 @@ describe('loadAppConfig', () => {
       COHORT_UPLOAD_LIMIT_BYTES: '1048576',
       AUDIT_RETENTION_DAYS: '90',
       ADMIN_DEFAULT_USER: ' panel@example.com ',
+      APPROVALS_REQUIRED: 'true',
     });
     expect(config).toEqual({
       port: 8080,
@@ -87,6 +91,7 @@ describe('loadAppConfig', () => {
       adminPrefixAliases: ['thunder', 'legacy'],
       sdkPrefix: 'sdk',
       bodyLimitBytes: 2048,
+      sdkBodyLimitBytes: 4096,
       corsOrigins: ['https://panel.example.com', 'https://ops.example.com'],
       logLevel: 'debug',
       schedulerIntervalMs: 0,
@@ -114,6 +119,7 @@ describe('loadAppConfig', () => {
       cohortUploadLimitBytes: 1048576,
       auditRetentionDays: 90,
       adminDefaultUser: 'panel@example.com',
+      approvalsRequired: true,
     });
   });
 
@@ -165,6 +171,7 @@ describe('loadAppConfig', () => {
     ['ADMIN_API_KEYS', 'k0,key-1:viewer:k1'],
     ['ADMIN_API_KEYS', `${'n'.repeat(256)}:viewer:k1`],
     ['ADMIN_DEFAULT_USER', 'u'.repeat(256)],
+    ['APPROVALS_REQUIRED', 'yes'],
   ])('refuses %s=%p with a message naming the variable', (variable, value) => {
     const error = failure({ [variable]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));

@@ -1,5 +1,8 @@
 import { DEFAULT_COHORT_UPLOAD_LIMIT_BYTES } from '../cohorts/member-uploads';
+import { APPROVER_ROLE } from '../approvals/approval-rules';
+import { DEFAULT_SDK_BODY_LIMIT_BYTES } from '../http/sdk-request-limits';
 import { AdminApiKey, parseAdminApiKeys } from '../security/admin-api-keys';
+import { roleAllows } from '../security/admin-roles';
 import { appUserTokenOptionsProblem, AppUserTokenOptionNames, AppUserTokenOptions } from '../security/app-user-tokens';
 
 /**
@@ -25,6 +28,8 @@ export interface AppConfig {
   adminPrefixAliases: string[];
   sdkPrefix: string;
   bodyLimitBytes: number;
+  /** The launch and delta routes' own body limit, at most `bodyLimitBytes` (a device's deltas are a few KB). */
+  sdkBodyLimitBytes: number;
   /** `['*']` allows every origin. */
   corsOrigins: string[];
   logLevel: LogLevel;
@@ -56,6 +61,8 @@ export interface AppConfig {
   auditRetentionDays: number;
   /** The operator of a write without a `user` header when no admin key names one; null = such writes are refused. */
   adminDefaultUser: string | null;
+  /** CTAs go live only with a second key's approval of their current content (docs/decisions/0015-approvals.md). */
+  approvalsRequired: boolean;
 }
 
 export class InvalidConfigError extends Error {
@@ -167,6 +174,22 @@ function adminDefaultUser(env: Env): string | null {
   return value ?? null;
 }
 
+/**
+ * APPROVALS_REQUIRED: an approval must come from a key other than the author's, so the keys must be
+ * named, and there must be a second key able to approve (role publisher or admin).
+ */
+function approvalsRequired(env: Env, keys: AdminApiKey[]): boolean {
+  const required = boolean(env, 'APPROVALS_REQUIRED', false);
+  if (required && (keys.length < 2 || !keys.some((key) => roleAllows(key.role, APPROVER_ROLE)))) {
+    throw new InvalidConfigError(
+      'APPROVALS_REQUIRED',
+      `needs named admin keys in ADMIN_API_KEYS: at least two, one of role ${APPROVER_ROLE} or admin to approve what another changed ` +
+        `(${keys.length === 0 ? 'it names none: the admin API is open' : keys.length === 1 ? 'it names one' : `none of its ${keys.length} can approve`})`,
+    );
+  }
+  return required;
+}
+
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -178,6 +201,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   if ([adminPrefix, ...adminPrefixAliases].includes(sdkPrefix)) {
     throw new InvalidConfigError('SDK_PREFIX', `must differ from the admin prefix and its aliases, got '${sdkPrefix}'`);
   }
+  const keys = adminApiKeys(env);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: read(env, 'HOST') ?? '0.0.0.0',
@@ -187,6 +211,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     adminPrefixAliases,
     sdkPrefix,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    sdkBodyLimitBytes: integer(env, 'SDK_BODY_LIMIT_BYTES', DEFAULT_SDK_BODY_LIMIT_BYTES, 1024),
     corsOrigins: list(env, 'CORS_ORIGINS').length > 0 ? list(env, 'CORS_ORIGINS') : ['*'],
     logLevel,
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 10_000, 0),
@@ -196,7 +221,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     maxUserStateBytes: integer(env, 'MAX_USER_STATE_BYTES', 262_144, 4096),
     ctaTimeToleranceMs: integer(env, 'CTA_TIME_TOLERANCE_MS', 2 * 60 * 1000, 0),
     ctaTimeHorizonDays: integer(env, 'CTA_TIME_HORIZON_DAYS', 5 * 365, 1),
-    adminApiKeys: adminApiKeys(env),
+    adminApiKeys: keys,
     sdkApiKeys: list(env, 'SDK_API_KEYS'),
     sdkAppUserTokens: sdkAppUserTokens(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
@@ -205,5 +230,6 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     cohortUploadLimitBytes: integer(env, 'COHORT_UPLOAD_LIMIT_BYTES', DEFAULT_COHORT_UPLOAD_LIMIT_BYTES, 1024),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 0, 0, 100 * 365),
     adminDefaultUser: adminDefaultUser(env),
+    approvalsRequired: approvalsRequired(env, keys),
   };
 }

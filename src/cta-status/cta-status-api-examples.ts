@@ -15,12 +15,14 @@ export const CTA_STATUS_ERRORS = {
     description:
       'CTA_STATUS_INVALID: the action is not live, pause, schedule, conclude or terminate; CTA_ID_INVALID: no such CTA (or a test CTA); ' +
       'CTA_STATUS_UPDATE_INVALID: the change is not allowed from the current status ("cannot move CTA 1 from concluded to live"; ' +
-      '"CTA 1 is already live" for the status it has), or schedule without a startTime that is not in the past',
+      '"CTA 1 is already live" for the status it has), schedule without a startTime that is not in the past, or, with approvals ' +
+      "required, live or schedule without another key's approval of the current content",
     examples: [
       [ErrorCode.CTA_STATUS_INVALID, "unknown status action 'start'; use one of live, pause, schedule, conclude, terminate"],
       [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'],
       [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'cannot move CTA 1 from concluded to live'],
       [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'CTA 1 is already live'],
+      [ErrorCode.CTA_STATUS_UPDATE_INVALID, "CTA 1 needs an approval by a key other than 'alice', who last changed it"],
       [
         ErrorCode.CTA_STATUS_UPDATE_INVALID,
         'cannot schedule CTA 1: its startTime 2026-11-25T10:00:00.000Z (1795600800000) is in the past (now 2026-11-25T11:00:00.000Z (1795604400000))',

@@ -24,13 +24,16 @@ export const EDITABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
  */
 export const LIVE_EDIT_STATUSES: readonly CtaStatus[] = RUNNING_STATUSES;
 
+/** An approval is of content that may still reach devices: not of a concluded or terminated CTA (docs/decisions/0015-approvals.md). */
+export const APPROVABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused', 'live', 'scheduled'];
+
 /** Devices enforce a tag for its running CTAs, so a new tag links only draft or paused CTAs (docs/decisions/0004-behaviour-tags.md). */
 export const TAG_LINKABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
 
 /** A tag changes only while none of the CTAs it links, before or after the change, is running (docs/decisions/0004-behaviour-tags.md). */
 export const TAG_CHANGEABLE_STATUSES: readonly CtaStatus[] = CTA_STATUSES.filter((status) => !RUNNING_STATUSES.includes(status));
 
-/** What decides whether a CTA is served at a given time. */
+/** What decides whether a CTA is served at a given time (the launch's decision: `serving/serving-decision.ts`). */
 export interface CtaTiming {
   status: CtaStatus;
   startTime: number | null;
@@ -39,23 +42,16 @@ export interface CtaTiming {
   expiresAt: number | null;
 }
 
-/** A scheduled CTA counts as live once its start has passed (docs/decisions/0002-status-lifecycle-and-live-edits.md), whether or not the periodic job has moved it yet. */
-const startedBy = (cta: Pick<CtaTiming, 'status' | 'startTime'>, now: number): boolean =>
+/** A scheduled CTA counts as live once its start has passed (DESIGN §6), whether or not the periodic job has moved it yet. */
+export const startedBy = (cta: Pick<CtaTiming, 'status' | 'startTime'>, now: number): boolean =>
   cta.status !== 'scheduled' || (cta.startTime !== null && cta.startTime <= now);
 
-/** A test CTA runs until it expires (docs/decisions/0005-test-ctas.md). */
-const unexpiredAt = (cta: Pick<CtaTiming, 'isTest' | 'expiresAt'>, now: number): boolean =>
+/** A test CTA runs until it expires (DESIGN §8). */
+export const unexpiredAt = (cta: Pick<CtaTiming, 'isTest' | 'expiresAt'>, now: number): boolean =>
   !cta.isTest || (cta.expiresAt !== null && cta.expiresAt > now);
 
 /**
- * Whether devices get the CTA at `now`, before its cohorts or test users are looked at (docs/decisions/0006-user-state-merge.md step 3):
- * running and started, its end not reached, and a test CTA not expired.
- */
-export const isServableAt = (cta: CtaTiming, now: number): boolean =>
-  RUNNING_STATUSES.includes(cta.status) && startedBy(cta, now) && unexpiredAt(cta, now) && (cta.endTime === null || cta.endTime > now);
-
-/**
- * Whether a CTA's users keep their state at `now` (docs/decisions/0006-user-state-merge.md step 4): while it runs (started, a test CTA
+ * Whether a CTA's users keep their state at `now` (DESIGN §11 step 4): while it runs (started, a test CTA
  * not expired, its end not yet concluded by the job) or is paused, so it resumes where they left it.
  */
 export const keepsUserStateAt = (cta: Omit<CtaTiming, 'endTime'>, now: number): boolean =>
@@ -81,14 +77,22 @@ export interface CtaEdit {
 /**
  * Why the CTA's status refuses the edit, naming what differs and the way out (the message of
  * CTA_STATUS_UPDATE_INVALID); null when the status takes it. A time sent unchanged is kept, whatever it is.
+ * With approvals required there are no live edits: what devices get must be the content a second key
+ * approved (docs/decisions/0015-approvals.md).
  */
-export function editRefusal(cta: EditedCta, edit: CtaEdit, now: number): string | null {
+export function editRefusal(cta: EditedCta, edit: CtaEdit, now: number, { approvalsRequired = false } = {}): string | null {
   if (EDITABLE_STATUSES.includes(cta.status)) {
     return null;
   }
   const { id, status } = cta;
   if (!LIVE_EDIT_STATUSES.includes(status)) {
     return `CTA ${id} is ${status}; concluded and terminated CTAs cannot be edited`;
+  }
+  if (approvalsRequired) {
+    return (
+      `CTA ${id} is ${status} and approvals are required, so it takes no edits: pause it, edit it, ` +
+      `have another key approve it, then ${status === 'live' ? 'take it live' : 'schedule it'} again`
+    );
   }
   const problems: string[] = [];
   if (edit.stateGraph !== null) {

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { ApprovalsService, GoLiveApproval } from '../approvals/approvals.service';
 import { ChangeOrigin, SCHEDULER_ORIGIN } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock, describeInstant } from '../common/clock';
@@ -33,6 +34,7 @@ export class CtaStatusService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly periodicJobs: PeriodicJobsService,
     private readonly records: CtaRecords,
+    private readonly approvals: ApprovalsService,
   ) {}
 
   onModuleInit(): void {
@@ -62,9 +64,15 @@ export class CtaStatusService implements OnModuleInit {
       if (transition.needsFutureStart) {
         update.andWhere('startTime IS NOT NULL AND startTime >= :now', { now });
       }
+      const approval = before && transition.needsApproval ? await this.approvals.goLiveApproval(manager, tenantId, id) : null;
+      if (approval) {
+        // Only the approved content goes live: pinned here, an edit committed since (through another node
+        // of a multi-primary cluster) matches no row. Without an approval (null) nothing matches.
+        update.andWhere('contentRevision = :approvedRevision', { approvedRevision: approval.approvedRevision });
+      }
       const { affected } = await update.execute();
       if (!affected) {
-        throw refusal(id, before, action, now);
+        throw refusal(id, before, action, now, approval);
       }
       await this.records.recordChanges(manager, origin, action, [{ id, tenantId, before }]);
     });
@@ -135,10 +143,10 @@ export class CtaStatusService implements OnModuleInit {
 
 /**
  * Why the conditional update matched nothing, from the row as locked before it: no such CTA,
- * a disallowed source status (the target status itself: "already live"), or (for `/schedule`) no
- * start time or one in the past.
+ * a disallowed source status (the target status itself: "already live"), (for `/schedule`) no
+ * start time or one in the past, or (approvals required) no approval of the current content.
  */
-function refusal(id: number, cta: CtaRecord | null, action: StatusAction, now: number): Error {
+function refusal(id: number, cta: CtaRecord | null, action: StatusAction, now: number, approval: GoLiveApproval | null): Error {
   if (!cta) {
     return unknownCta(id);
   }
@@ -151,12 +159,19 @@ function refusal(id: number, cta: CtaRecord | null, action: StatusAction, now: n
         : `cannot move CTA ${id} from ${cta.ctaStatus} to ${transition.to}`;
     return new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, message);
   }
-  if (transition.needsFutureStart) {
+  if (transition.needsFutureStart && (cta.startTime === null || cta.startTime < now)) {
     return new DomainError(
       ErrorCode.CTA_STATUS_UPDATE_INVALID,
       cta.startTime === null
         ? `cannot ${action} CTA ${id}: it has no startTime`
         : `cannot ${action} CTA ${id}: its startTime ${describeInstant(cta.startTime)} is in the past (now ${describeInstant(now)})`,
+    );
+  }
+  if (approval) {
+    // Approved content changed between the read and the update: only where row locks do not reach (another cluster node).
+    return new DomainError(
+      ErrorCode.CTA_STATUS_UPDATE_INVALID,
+      approval.refusal ?? `CTA ${id} changed during the ${action}; send it again`,
     );
   }
   // The locked row allowed the move, so the update cannot have missed it: a bug, not a refusal.

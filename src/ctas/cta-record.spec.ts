@@ -1,4 +1,4 @@
-import { ctaValidTill, frequencyAsRead } from './cta-record';
+import { type CtaRecord, ctaValidTill, editableFields, frequencyAsRead } from './cta-record';
 
 describe('ctaValidTill', () => {
   it.each([
@@ -22,5 +22,37 @@ describe('frequencyAsRead', () => {
     expect(frequencyAsRead({ lifespan: { limit: 1 }, lifeSpan: { limit: 2 } })).toEqual({ lifeSpan: { limit: 2 }, lifespan: { limit: 2 } });
     expect(frequencyAsRead({ lifespan: { limit: 1 } })).toEqual({ lifespan: { limit: 1 } });
     for (const odd of [undefined, null, 'daily', [1]]) expect(frequencyAsRead(odd)).toBe(odd);
+  });
+});
+
+describe('editableFields', () => {
+  it("answers what an update sends: the record's editable fields, its rule without the derived ctaValidTill", () => {
+    const rule = { priority: 5, stateToAction: {}, ctaValidTill: 99 } as unknown as CtaRecord['rule'];
+    const record: CtaRecord = {
+      id: 7,
+      name: 'fixed at creation',
+      description: null,
+      tags: ['store'],
+      team: 'growth',
+      behaviourTags: ['store-nudges'],
+      startTime: 5,
+      endTime: 99,
+      ctaStatus: 'paused',
+      rule,
+      createdAt: 1,
+      createdBy: 'alice',
+      lastUpdatedAt: 2,
+      lastUpdatedBy: 'bob',
+      tenantId: 't',
+    };
+    expect(editableFields(record)).toEqual({
+      description: null,
+      tags: ['store'],
+      team: 'growth',
+      startTime: 5,
+      endTime: 99,
+      rule: { priority: 5, stateToAction: {} },
+    });
+    expect(rule.ctaValidTill).toBe(99);
   });
 });

@@ -1,5 +1,7 @@
+import { approvalOfContent, CtaApproval, StoredApproval } from '../approvals/cta-approvals';
 import type { CtaEntity } from './cta.entity';
 import type { CtaRule, CtaStatus } from './cta.types';
+import type { CtaFieldsDto } from './dto/cta-body.dto';
 
 /** A CTA as the admin API answers it (seed "CTA" resource). */
 export interface CtaRecord {
@@ -18,6 +20,11 @@ export interface CtaRecord {
   lastUpdatedAt: number | null;
   lastUpdatedBy: string | null;
   tenantId: string;
+  /**
+   * Only while approvals are required (docs/decisions/0015-approvals.md): the approval of the
+   * current content, null when it has none. Absent otherwise, and on test CTAs.
+   */
+  approval?: CtaApproval | null;
 }
 
 /**
@@ -53,10 +60,17 @@ const ruleAsRead = (cta: CtaEntity): CtaRecord['rule'] => ({
   ctaValidTill: ctaValidTill(cta),
 });
 
-/** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id. */
+/** What a restore puts back of a CTA as recorded: the fields an update sends (`ctaValidTill` is derived, so left out of the rule). */
+export function editableFields({ description, tags, team, startTime, endTime, rule }: CtaRecord): CtaFieldsDto {
+  const { ctaValidTill: _derived, ...storedRule } = rule;
+  return { description, tags, team, startTime, endTime, rule: storedRule };
+}
+
+/** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id; their approvals while approvals are required. */
 export interface CtaLinks {
   tags: Map<number, string[]>;
   behaviourTags: Map<number, string[]>;
+  approvals?: Map<number, StoredApproval>;
 }
 
 export function toCtaRecord(cta: CtaEntity, links: CtaLinks): CtaRecord {
@@ -77,5 +91,6 @@ export function toCtaRecord(cta: CtaEntity, links: CtaLinks): CtaRecord {
     lastUpdatedAt: cta.lastUpdatedAt,
     lastUpdatedBy: cta.lastUpdatedBy,
     tenantId: cta.tenantId,
+    ...(links.approvals && !cta.isTest ? { approval: approvalOfContent(links.approvals.get(id), cta.contentRevision) } : {}),
   };
 }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
+import { approvalsOf } from '../approvals/cta-approvals';
 import { AuditLog } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
 import { forUpdate } from '../database/row-lock';
+import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaLinks, CtaRecord, toCtaRecord } from './cta-record';
 import { CtaEntity } from './cta.entity';
@@ -30,20 +32,27 @@ export class CtaRecords {
   constructor(
     private readonly behaviourTags: BehaviourTagReader,
     private readonly audit: AuditLog,
+    @InjectSettings() private readonly settings: OrchestrationSettings,
   ) {}
 
-  /** Tags and behaviour tag names of the given CTAs: two queries, whatever the number of CTAs. */
+  /**
+   * Tags and behaviour tag names of the given CTAs, and their approvals while approvals are
+   * required: two queries (three with approvals), whatever the number of CTAs.
+   */
   async linksOf(manager: EntityManager, tenantId: string, ctaIds: number[]): Promise<CtaLinks> {
+    const withApprovals = this.settings.approvalsRequired;
     if (ctaIds.length === 0) {
-      return { tags: new Map(), behaviourTags: new Map() };
+      return { tags: new Map(), behaviourTags: new Map(), approvals: withApprovals ? new Map() : undefined };
     }
-    const [tags, behaviourTags] = await Promise.all([
+    const [tags, behaviourTags, approvals] = await Promise.all([
       manager.find(CtaTagEntity, { where: { tenantId, ctaId: In(ctaIds) } }),
       this.behaviourTags.linksOfCtas(manager, tenantId, ctaIds),
+      withApprovals ? approvalsOf(manager, tenantId, ctaIds) : undefined,
     ]);
     return {
       tags: group(tags.map(({ ctaId, tag }) => ({ ctaId, value: tag }))),
       behaviourTags: group(behaviourTags.map(({ ctaId, tagName }) => ({ ctaId, value: tagName }))),
+      approvals,
     };
   }
 

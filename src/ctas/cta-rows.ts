@@ -24,6 +24,24 @@ export async function lockCtaStates(
   ).getMany();
 }
 
+/** What an approval looks at of a CTA: its status, whether it is a test CTA, its content revision and who made it. */
+export type CtaContentState = Pick<CtaEntity, 'id' | 'status' | 'isTest' | 'contentRevision' | 'contentChangedBy'>;
+
+/** The tenant's CTA of that id, normal or test; `locked` takes the row's lock for the rest of the transaction. */
+export async function ctaContentState(
+  manager: EntityManager,
+  tenantId: string,
+  id: number,
+  { locked = false } = {},
+): Promise<CtaContentState | null> {
+  const query = manager
+    .createQueryBuilder(CtaEntity, 'cta')
+    .select(['cta.id', 'cta.status', 'cta.isTest', 'cta.contentRevision', 'cta.contentChangedBy'])
+    .where('cta.tenantId = :tenantId AND cta.id = :id', { tenantId, id });
+  const cta = await (locked ? forUpdate(query) : query).getOne();
+  return cta && { ...cta, id: Number(cta.id) };
+}
+
 /** Narrows `query` to rows whose CTA (`<alias>.tenantId`, `<alias>.ctaId`) is in one of `statuses`. */
 export function whereCtaStatusIn<T extends object>(
   query: SelectQueryBuilder<T>,

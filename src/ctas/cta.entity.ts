@@ -65,6 +65,17 @@ export class CtaEntity {
 
   @Column({ name: 'last_updated_by', type: 'varchar', length: 255, nullable: true })
   lastUpdatedBy: string | null;
+
+  /**
+   * 1 at create, one more at each update or restore: an approval names the revision it approves, so
+   * any later content change voids it (docs/decisions/0015-approvals.md).
+   */
+  @Column({ name: 'content_revision', type: 'integer', default: 1 })
+  contentRevision: number;
+
+  /** The admin key (the audit actor) that made the latest content change; null when no key was named. */
+  @Column({ name: 'content_changed_by', type: 'varchar', length: 255, nullable: true })
+  contentChangedBy: string | null;
 }
 
 /** A rule as an insert/update value: TypeORM's deep-partial typing cannot follow the rule's open (unknown-valued) keys. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuditLog } from '../audit/audit-log.service';
+import { AuditLog, recordedVersion } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock, describeInstant } from '../common/clock';
@@ -14,7 +14,7 @@ import { InjectOrchestrationDataSource } from '../database/orchestration-data-so
 import { forUpdate } from '../database/row-lock';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
-import type { CtaRecord } from './cta-record';
+import { type CtaRecord, editableFields } from './cta-record';
 import { CtaRecords } from './cta-records.service';
 import { checkCtaRule } from './cta-rule';
 import { stateGraphChange } from './cta-state-graph';
@@ -74,6 +74,8 @@ export class CtasService {
           createdBy: user,
           lastUpdatedAt: null,
           lastUpdatedBy: null,
+          contentRevision: 1,
+          contentChangedBy: origin.actor,
         });
         const id = Number(inserted.identifiers[0].id);
         await this.writeTags(manager, tenantId, id, fields.tags);
@@ -96,21 +98,20 @@ export class CtasService {
 
   /**
    * Puts the editable fields back to an audit entry's `after` (docs/decisions/0009-audit-in-the-same-transaction.md): an update in every
-   * respect (draft or paused only, the same validation), recorded as a `restore`.
+   * respect (the same validation and status rules, live edits included), recorded as a `restore`.
    */
   async restore(tenantId: string, user: string, rawId: string, rawAuditId: string, origin: ChangeOrigin): Promise<void> {
     const id = parseCtaId(rawId);
     const auditId = parseCtaIdValue(rawAuditId);
     const entry = auditId === null ? null : await this.audit.entry(this.dataSource.manager, tenantId, auditId);
-    if (!entry || entry.entityType !== 'cta' || entry.entityId !== String(id) || entry.after === null) {
+    const version = recordedVersion(entry, 'cta', String(id)) as CtaRecord | null;
+    if (version === null) {
       if (!(await this.dataSource.manager.existsBy(CtaEntity, { tenantId, id, isTest: false }))) {
         throw unknownCta(id);
       }
       throw invalidRequest(`audit entry '${rawAuditId}' is not an entry of CTA ${id}`);
     }
-    const { description, tags, team, startTime, endTime, rule } = entry.after as CtaRecord;
-    const { ctaValidTill: _derived, ...storedRule } = rule;
-    await this.edit(tenantId, user, id, { description, tags, team, startTime, endTime, rule: storedRule }, origin, 'restore');
+    await this.edit(tenantId, user, id, editableFields(version), origin, 'restore');
   }
 
   /**
@@ -148,6 +149,7 @@ export class CtasService {
           endTime: body.endTime,
         },
         now,
+        { approvalsRequired: this.settings.approvalsRequired },
       );
       if (refusal !== null) {
         throw new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, refusal);
@@ -171,6 +173,9 @@ export class CtasService {
           ...(body.description === undefined ? {} : { description: body.description }),
           lastUpdatedAt: now,
           lastUpdatedBy: user,
+          // A new revision: it voids any approval of the content before (docs/decisions/0015-approvals.md).
+          contentRevision: () => 'content_revision + 1',
+          contentChangedBy: origin.actor,
         },
       );
       if (!affected) {

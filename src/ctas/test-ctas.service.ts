@@ -137,8 +137,36 @@ export class TestCtasService implements OnModuleInit {
     );
   }
 
+  /** The ids of the tenant's test CTAs that list the user (expired ones not purged yet included), ascending. */
+  async testCtasOf(manager: EntityManager, tenantId: string, userId: string): Promise<number[]> {
+    const rows = await manager.find(CtaTestUserEntity, { select: { ctaId: true }, where: { tenantId, userId } });
+    return rows.map((row) => Number(row.ctaId)).sort((a, b) => a - b);
+  }
+
+  /**
+   * Takes the user off the tenant's test CTA lists and deletes the test CTAs left with nobody
+   * (docs/decisions/0017-user-data-export-and-erase.md); answers how many lists held the user. The
+   * lists are part of the SDK catalogue: the caller's transaction bumps the tenant's revision.
+   */
+  async removeUser(manager: EntityManager, tenantId: string, userId: string): Promise<number> {
+    const ctaIds = await this.testCtasOf(manager, tenantId, userId);
+    if (ctaIds.length === 0) {
+      return 0;
+    }
+    // The lists read: one a test CTA create commits meanwhile is new, and left to it.
+    await manager.delete(CtaTestUserEntity, { tenantId, userId, ctaId: In(ctaIds) });
+    const remaining = await manager.find(CtaTestUserEntity, { select: { ctaId: true }, where: { tenantId, ctaId: In(ctaIds) } });
+    const listingOthers = new Set(remaining.map((row) => Number(row.ctaId)));
+    const leftWithNobody = ctaIds.filter((id) => !listingOthers.has(id));
+    await this.deleteTestCtas(manager, tenantId, leftWithNobody);
+    return ctaIds.length;
+  }
+
   /** Deletes those of `ids` that are test CTAs of the tenant, with their targeting rows; answers how many. */
   private async deleteTestCtas(manager: EntityManager, tenantId: string, ids: number[]): Promise<number> {
+    if (ids.length === 0) {
+      return 0;
+    }
     const { affected } = await manager.delete(CtaEntity, { tenantId, id: In(ids), isTest: true });
     if (affected) {
       await manager.delete(CtaTestUserEntity, { tenantId, ctaId: In(ids) });

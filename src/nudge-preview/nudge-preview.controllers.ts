@@ -14,7 +14,8 @@ import {
   WriteNudgePreviewDto,
 } from './dto/nudge-preview.dto';
 import { PREVIEW_BODY_EXAMPLES, PREVIEW_ERRORS, PREVIEW_EXAMPLE, PREVIEW_ID_PARAM } from './nudge-preview-api-examples';
-import { emptyPreviewFields, NudgePreviewService } from './nudge-preview.service';
+import { emptyPreviewFields } from './nudge-preview-rules';
+import { NudgePreviewService } from './nudge-preview.service';
 
 /** Writing a nudge preview (seed "Nudge preview (admin write)", docs/behaviour.md#nudge-previews), under the admin prefix. */
 @ApiTags(API_TAG.nudgePreviews)

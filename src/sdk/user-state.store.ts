@@ -28,7 +28,12 @@ interface PendingRead {
  * itself on this path.
  *
  * Reads are batched (`ReadBatcher`): the reads of one tenant issued in the same turn
- * of the event loop go out as one primary-key query.
+ * of the event loop go out as one primary-key query; nothing read is kept past the request.
+ *
+ * A row is never deleted and its version only grows: a user's erase empties the document and
+ * bumps the version (`eraseUserState`, user-data.ts), so a write resting on a read from before
+ * the erase fails here — the update on its version, the insert on the key — and the caller merges
+ * again onto the empty document (docs/decisions/0017-user-data-export-and-erase.md).
  */
 export abstract class UserStateStore {
   private readonly reads = new ReadBatcher<PendingRead>((tenantId, reads) => this.readBatch(tenantId, reads));

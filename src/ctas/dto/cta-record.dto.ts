@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { PageDto } from '../../common/page.dto';
 import type { Problem } from '../../common/problems';
+import type { CtaApproval } from '../../approvals/cta-approvals';
 import type { CtaPage, FilterValues } from '../cta-listing.service';
 import type { CtaRecord } from '../cta-record';
 import type { CtaValidationReport } from '../cta-validation.service';
@@ -15,6 +16,14 @@ import { CTA_STATUSES, CtaStatus } from '../cta.types';
 export const CTA_ID_SCHEMA = { type: 'integer', format: 'int64' } as const;
 
 const EPOCH_MS = { type: 'integer', format: 'int64', description: 'epoch milliseconds' } as const;
+
+export class CtaApprovalDto implements CtaApproval {
+  @ApiPropertyOptional({ description: 'the name of the admin key that approved the content' })
+  by: string;
+
+  @ApiPropertyOptional(EPOCH_MS)
+  at: number;
+}
 
 export class CtaRecordDto implements CtaRecord {
   @ApiPropertyOptional(CTA_ID_SCHEMA)
@@ -65,6 +74,15 @@ export class CtaRecordDto implements CtaRecord {
 
   @ApiPropertyOptional()
   tenantId: string;
+
+  @ApiPropertyOptional({
+    type: CtaApprovalDto,
+    nullable: true,
+    description:
+      'Only while approvals are required (APPROVALS_REQUIRED): the approval of the current content, null when it has none ' +
+      '(any update or restore voids it). Absent otherwise.',
+  })
+  approval?: CtaApproval | null;
 }
 
 export class CtaPageDto extends PageDto implements CtaPage {

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CtasModule } from '../ctas/ctas.module';
+import { ApprovalsService } from './approvals.service';
+
+/**
+ * Approvals of CTAs' content (`cta_approvals`); `ApprovalsController` is mounted under the admin prefix.
+ * The status service asks `ApprovalsService` before a CTA goes live; the ctas feature reads approvals
+ * for its records through `cta-approvals.ts`.
+ */
+@Module({
+  imports: [CtasModule],
+  providers: [ApprovalsService],
+  exports: [ApprovalsService],
+})
+export class ApprovalsModule {}
