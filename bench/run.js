@@ -11,6 +11,9 @@
  * throughput as autocannon's `overallRate`, interleaved likewise; p50/p99/p99.9 of each, and the
  * launch's p99 as a multiple of the ceiling's. Issue 23's targets are printed with PASS/FAIL.
  *
+ * The launch from a client accepting gzip is measured beside one from a client that does not (issue 32: the
+ * SDK routes are not compressed, so the two must cost the same).
+ *
  * Launches are also measured with app-user tokens (issue 21): HS256 (SDK_JWT_SECRET) and RS256 from a
  * local JWKS URL, each service beside the one without tokens on the same database, with one token per
  * user (a verified token is cached, so this is what a launch costs an app), and with a new token on
@@ -290,6 +293,12 @@ const launchOptions = (base, users, tenantId, tokens) => ({
   requests: [{ method: 'POST', path: LAUNCH_PATH, headers: SDK_HEADERS, body: '{}', setupRequest: rotatingUsers(users, tenantId, tokens) }],
 });
 
+/** The same launches from a client that accepts compressed answers (OkHttp, under most Android SDKs, asks for gzip by default). */
+const acceptingGzip = (options) => ({
+  ...options,
+  requests: options.requests.map((request) => ({ ...request, headers: { ...request.headers, 'accept-encoding': 'gzip' } })),
+});
+
 /** Launches with a new token every request: each of the FRESH_TOKENS tokens once (cache misses only). */
 const freshTokenOptions = (base, tokens) => ({
   ...launchOptions(base, SMALL.users, SMALL.tenantId, tokens),
@@ -502,6 +511,15 @@ async function benchDatabase(kind, results, references) {
           `new token HS256 ${extra(rows.launchHs256Fresh)} ms, new token RS256 ${extra(rows.launchRs256Fresh)} ms`,
       );
     }
+    // Compression (issue 32) leaves the SDK routes out: a launch for a client accepting gzip must cost what one for a client that does not.
+    [rows.launchNoAcceptEncoding, rows.launchAcceptingGzip] = await measureInterleaved([
+      ['launch, no Accept-Encoding (interleaved with the one below)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service],
+      [
+        'launch, Accept-Encoding: gzip (answered uncompressed)',
+        acceptingGzip(launchOptions(service.base, SMALL.users, SMALL.tenantId)),
+        service,
+      ],
+    ]);
     const acknowledged = new Set();
     rows.merge = await measure('delta merge', mergeOptions(service.base, smallIds[0], acknowledged));
     const stored = await storedMachineKeys(db, SMALL.tenantId, smallIds[0]);

@@ -3,8 +3,8 @@ import type { TagObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.in
 /** The tag of each group of routes in the Swagger UI at /docs (docs/decisions/0014-admin-console.md); `@ApiTags(API_TAG.ctas)`. */
 export const API_TAG = {
   ctas: 'CTAs',
-  ctaStatus: 'CTA status',
   behaviourTags: 'Behaviour tags',
+  ctaStatus: 'CTA status',
   cohorts: 'Cohorts',
   events: 'Event definitions',
   nudgePreviews: 'Nudge previews',
@@ -15,7 +15,11 @@ export const API_TAG = {
   operations: 'Operations',
 } as const;
 
-/** In the order an operator works through them; the document lists those that have routes. */
+/**
+ * In the order an operator works through them: a CTA is linked to its behaviour tag before it goes live (a
+ * tag changes only while none of its CTAs runs), so the page's examples also run top to bottom. The document
+ * lists those that have routes.
+ */
 export const API_TAGS: readonly TagObject[] = [
   {
     name: API_TAG.ctas,
@@ -24,18 +28,18 @@ export const API_TAGS: readonly TagObject[] = [
       'Test CTAs are live at once and served only to the users listed, until they expire.',
   },
   {
+    name: API_TAG.behaviourTags,
+    description:
+      'Group CTAs that devices coordinate: exposure limits for the group, and which CTAs hide while another shows ' +
+      '(shownCta ANY with hideCta REST, or LIST with LIST). A tag changes only while none of its CTAs is live or scheduled.',
+  },
+  {
     name: API_TAG.ctaStatus,
     description:
       'The lifecycle: draft → live (or scheduled) → paused → live … → concluded or terminated. ' +
       'Devices get a CTA only while it is live (or scheduled and past its startTime). ' +
       "With approvals required (APPROVALS_REQUIRED), live and schedule also need another key's approval of the current content: " +
       'POST /ctas/{id}/approve.',
-  },
-  {
-    name: API_TAG.behaviourTags,
-    description:
-      'Group CTAs that devices coordinate: exposure limits for the group, and which CTAs hide while another shows ' +
-      '(shownCta ANY with hideCta REST, or LIST with LIST). A tag changes only while none of its CTAs is live or scheduled.',
   },
   {
     name: API_TAG.cohorts,
@@ -61,7 +65,9 @@ export const API_TAGS: readonly TagObject[] = [
   },
   {
     name: API_TAG.audit,
-    description: 'Who changed what and when, with the record before and after.',
+    description:
+      'Who changed what and when, with the record before and after. A CTA goes back to one of its versions with ' +
+      "the restore route (under CTAs), taking an auditId of the CTA's history.",
   },
   {
     name: API_TAG.appUsers,

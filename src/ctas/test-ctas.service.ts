@@ -5,18 +5,17 @@ import { AuditLog, TenantChange } from '../audit/audit-log.service';
 import type { ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
-import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { idsByTenant, PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
-import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
+import { parseCtaId, unknownCta } from './cta-id';
 import type { CtaRecord } from './cta-record';
 import { CtaRecords } from './cta-records.service';
 import { validateCtaRule } from './cta-rule';
 import { CtaTestUserEntity } from './cta-test-user.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
 import type { CreateTestCtaDto } from './dto/test-cta-body.dto';
-import { parseTestUserIds } from './test-user-ids';
+import { readPreviousCtaId, readTestUserIds } from './test-user-ids';
 
 const MINUTE_MS = 60 * 1000;
 export const TEST_CTA_TEAM = 'test';
@@ -52,9 +51,14 @@ export class TestCtasService implements OnModuleInit {
   }
 
   async create(tenantId: string, user: string, body: CreateTestCtaDto, origin: ChangeOrigin): Promise<number> {
-    const userIds = parseTestUserIds(body.userIds);
-    const previousCtaId = this.previousCtaId(body.previousCtaId);
-    const rule = validateCtaRule(body.rule, ErrorCode.CTA_CREATION_ERROR, { testCta: true });
+    const { userIds, problems } = readTestUserIds(body.userIds);
+    const previous = readPreviousCtaId(body.previousCtaId);
+    // Every problem of the body at once: the ids, the replaced test CTA, the rule.
+    const rule = validateCtaRule(body.rule, ErrorCode.CTA_CREATION_ERROR, { testCta: true }, [
+      ...problems,
+      ...(previous.problem === null ? [] : [previous.problem]),
+    ]);
+    const previousCtaId = previous.id;
     const now = this.clock.now();
     return this.catalogue.write(tenantId, async (manager) => {
       // Replaces the previous test CTA; unknown ids (a retry) and normal CTAs are left alone.
@@ -178,17 +182,6 @@ export class TestCtasService implements OnModuleInit {
     }
     const users = await manager.find(CtaTestUserEntity, { select: { userId: true }, where: { tenantId, ctaId: id } });
     return { ...record, userIds: users.map((user) => user.userId).sort(byNumericValue) };
-  }
-
-  private previousCtaId(value: unknown): number | null {
-    if (value === undefined || value === null) {
-      return null;
-    }
-    const id = parseCtaIdValue(value);
-    if (id === null) {
-      throw new DomainError(ErrorCode.CTA_CREATION_ERROR, 'previousCtaId must be a CTA id: a positive integer (number or decimal string)');
-    }
-    return id;
   }
 }
 

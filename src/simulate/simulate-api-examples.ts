@@ -1,3 +1,4 @@
+import { exampleNeedsText } from '../api-docs/endpoint';
 import type { RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
 import { MAX_SIMULATED_EVENTS } from './simulate-request';
@@ -98,7 +99,10 @@ export const SIMULATE_BODY_EXAMPLES = {
     summary: "the example CTA's body through two stores, a purchase and the session cap",
     value: SIMULATE_BODY_EXAMPLE,
   },
-  'a CTA by id': { summary: 'CTA 1 (made by the create example), for a user already in state 1', value: SIMULATE_ID_EXAMPLE },
+  'a CTA by id': {
+    summary: `CTA ${FLOW_CTA_ID}, for a user already in state 1 ${exampleNeedsText(`CTA ${FLOW_CTA_ID}: Create a CTA first`)}`,
+    value: SIMULATE_ID_EXAMPLE,
+  },
 };
 
 /** The error answers of `POST /ctas/simulate` (SimulateController). */
