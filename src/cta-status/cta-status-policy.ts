@@ -42,16 +42,16 @@ export interface CtaTiming {
   expiresAt: number | null;
 }
 
-/** A scheduled CTA counts as live once its start has passed (DESIGN §6), whether or not the periodic job has moved it yet. */
+/** A scheduled CTA counts as live once its start has passed (docs/decisions/0002-status-lifecycle-and-live-edits.md), whether or not the periodic job has moved it yet. */
 export const startedBy = (cta: Pick<CtaTiming, 'status' | 'startTime'>, now: number): boolean =>
   cta.status !== 'scheduled' || (cta.startTime !== null && cta.startTime <= now);
 
-/** A test CTA runs until it expires (DESIGN §8). */
+/** A test CTA runs until it expires (docs/decisions/0005-test-ctas.md). */
 export const unexpiredAt = (cta: Pick<CtaTiming, 'isTest' | 'expiresAt'>, now: number): boolean =>
   !cta.isTest || (cta.expiresAt !== null && cta.expiresAt > now);
 
 /**
- * Whether a CTA's users keep their state at `now` (DESIGN §11 step 4): while it runs (started, a test CTA
+ * Whether a CTA's users keep their state at `now` (docs/decisions/0006-user-state-merge.md step 4): while it runs (started, a test CTA
  * not expired, its end not yet concluded by the job) or is paused, so it resumes where they left it.
  */
 export const keepsUserStateAt = (cta: Omit<CtaTiming, 'endTime'>, now: number): boolean =>
