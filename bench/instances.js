@@ -285,7 +285,7 @@ async function benchInstances() {
   return results;
 }
 
-module.exports = { benchInstances };
+module.exports = { benchInstances, countingProxy };
 
 if (require.main === module) {
   benchInstances()

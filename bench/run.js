@@ -11,6 +11,9 @@
  * throughput as autocannon's `overallRate`, interleaved likewise; p50/p99/p99.9 of each, and the
  * launch's p99 as a multiple of the ceiling's. Issue 23's targets are printed with PASS/FAIL.
  *
+ * The launch from a client accepting gzip is measured beside one from a client that does not (issue 32: the
+ * SDK routes are not compressed, so the two must cost the same).
+ *
  * Launches are also measured with app-user tokens (issue 21): HS256 (SDK_JWT_SECRET) and RS256 from a
  * local JWKS URL, each service beside the one without tokens on the same database, with one token per
  * user (a verified token is cached, so this is what a launch costs an app), and with a new token on
@@ -20,6 +23,9 @@
  * and 2,000 users' pending counts, read for one CTA and for the tenant over 366 days. With
  * BENCH_BASELINE, delta merges of this build and of that one are measured in interleaved rounds, each
  * on a fresh database seeded alike (the merge's cost of a change, side by side in one run).
+ *
+ * Then bench/instances.js (several instances, bad actors) and bench/fair-work.js (issue 27: every
+ * route's worst body against JSON.parse, isolation under abuse, unknown tenants, the attack).
  *
  *   BENCH_MYSQL_URL   default mysql://root@127.0.0.1:3306/cta_bench (schema recreated); "off" skips MariaDB
  *   BENCH_DURATION_S  seconds per measurement, default 8
@@ -35,6 +41,7 @@ const autocannon = require('autocannon');
 const jose = require('jose');
 const { openDatabase, seedTenant, seedCohorts, seedInsights, storedMachineKeys } = require('./seed');
 const { benchInstances } = require('./instances');
+const { benchFairWork, fairWorkTargets } = require('./fair-work');
 const { MYSQL_URL, takePort, startService, mysqlReachable, recreateSchema } = require('./service');
 
 const DURATION = Number(process.env.BENCH_DURATION_S || 8);
@@ -302,6 +309,12 @@ const launchOptions = (base, users, tenantId, tokens) => ({
   url: base,
   connections: LAUNCH_CONNECTIONS,
   requests: [{ method: 'POST', path: LAUNCH_PATH, headers: SDK_HEADERS, body: '{}', setupRequest: rotatingUsers(users, tenantId, tokens) }],
+});
+
+/** The same launches from a client that accepts compressed answers (OkHttp, under most Android SDKs, asks for gzip by default). */
+const acceptingGzip = (options) => ({
+  ...options,
+  requests: options.requests.map((request) => ({ ...request, headers: { ...request.headers, 'accept-encoding': 'gzip' } })),
 });
 
 /** Launches with a new token every request: each of the FRESH_TOKENS tokens once (cache misses only). */
@@ -573,6 +586,15 @@ async function benchDatabase(kind, results, references) {
           `new token HS256 ${extra(rows.launchHs256Fresh)} ms, new token RS256 ${extra(rows.launchRs256Fresh)} ms`,
       );
     }
+    // Compression (issue 32) leaves the SDK routes out: a launch for a client accepting gzip must cost what one for a client that does not.
+    [rows.launchNoAcceptEncoding, rows.launchAcceptingGzip] = await measureInterleaved([
+      ['launch, no Accept-Encoding (interleaved with the one below)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service],
+      [
+        'launch, Accept-Encoding: gzip (answered uncompressed)',
+        acceptingGzip(launchOptions(service.base, SMALL.users, SMALL.tenantId)),
+        service,
+      ],
+    ]);
     const acknowledged = new Set();
     rows.merge = await measure('delta merge', mergeOptions(service.base, smallIds[0], acknowledged));
     const stored = await storedMachineKeys(db, SMALL.tenantId, smallIds[0]);
@@ -746,9 +768,10 @@ async function main() {
     await references.stop?.();
   }
   const instances = await benchInstances();
+  const fairWork = await benchFairWork();
   const table = printTable(results);
   const latencyTable = printLatencyTable(results);
-  const checks = targets(results);
+  const checks = [...targets(results), ...fairWorkTargets(fairWork)];
   const loadAverage = os.loadavg().map((value) => value.toFixed(1));
   console.log(
     `\n${table}\n\nLatency at a fixed offered rate, a third of the ceiling's closed-loop throughput on each database:\n\n${latencyTable}\n`,
@@ -762,6 +785,7 @@ async function main() {
     machine: { cpus: os.cpus().length, node: process.version, loadAverage },
     results,
     instances,
+    fairWork,
     targets: checks,
     table,
     latencyTable,

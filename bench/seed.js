@@ -123,17 +123,23 @@ function ctaRow(id, tenantId, index, status, now, eligibility) {
 }
 
 /**
- * One tenant: 20 live CTAs linked to 3 behaviour tags, `extraCtas` non-live CTAs, and
+ * One tenant: 20 (or `liveCtas`) live CTAs linked to 3 behaviour tags, `extraCtas` non-live CTAs (of
+ * `extraStatuses` in turn), and
  * `users` users with state for 5 CTAs. CTA ids start at `firstId`. Answers the live ids.
  */
-async function seedTenant(db, { tenantId, firstId, extraCtas, users, now, eligibility }) {
-  const liveIds = Array.from({ length: LIVE_CTAS }, (_, index) => firstId + index);
+async function seedTenant(
+  db,
+  { tenantId, firstId, extraCtas, users, now, eligibility, liveCtas = LIVE_CTAS, extraStatuses = NON_LIVE_STATUSES },
+) {
+  const liveIds = Array.from({ length: liveCtas }, (_, index) => firstId + index);
   await db.transaction(async () => {
     const ctas = liveIds.map((id, index) => ctaRow(id, tenantId, index, 'live', now, eligibility));
     for (let index = 0; index < extraCtas; index++) {
-      ctas.push(ctaRow(firstId + LIVE_CTAS + index, tenantId, LIVE_CTAS + index, NON_LIVE_STATUSES[index % NON_LIVE_STATUSES.length], now));
+      ctas.push(ctaRow(firstId + liveCtas + index, tenantId, liveCtas + index, extraStatuses[index % extraStatuses.length], now));
     }
     await insertRows(db, 'ctas', CTA_COLUMNS, ctas);
+    // Every tenant written through the admin API has its catalogue revision row (the service tells a tenant by it).
+    await insertRows(db, 'catalogue_revisions', ['tenant_id', 'revision', 'updated_at'], [[tenantId, 1, now]]);
     await insertRows(
       db,
       'cta_tags',
@@ -346,4 +352,4 @@ async function storedMachineKeys(db, tenantId, ctaId) {
   return keys;
 }
 
-module.exports = { openDatabase, seedTenant, seedCohorts, seedInsights, storedMachineKeys, STATE_MACHINE_TTL };
+module.exports = { openDatabase, seedTenant, seedCohorts, seedInsights, storedMachineKeys, STATE_MACHINE_TTL, TAGS };

@@ -1,4 +1,6 @@
 import { ConfigurableModuleBuilder, DynamicModule, Module, Type } from '@nestjs/common';
+import { AppUsersController } from './app-users/app-users.controller';
+import { AppUsersModule } from './app-users/app-users.module';
 import { ApprovalsController } from './approvals/approvals.controller';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { AuditController } from './audit/audit.controller';
@@ -14,6 +16,8 @@ import { CtasModule } from './ctas/ctas.module';
 import { TestCtasController } from './ctas/test-ctas.controller';
 import { mountControllers } from './http/mount-controllers';
 import { EventsController } from './events/events.controller';
+import { ExplainModule } from './explain/explain.module';
+import { LaunchExplainController } from './explain/launch-explain.controller';
 import { EventsModule } from './events/events.module';
 import { InsightsController } from './insights/insights.controller';
 import { InsightsModule } from './insights/insights.module';
@@ -32,6 +36,8 @@ import {
 } from './orchestration-options';
 import { SdkStateController } from './sdk/sdk-state.controller';
 import { SdkModule } from './sdk/sdk.module';
+import { SimulateController } from './simulate/simulate.controller';
+import { SimulateModule } from './simulate/simulate.module';
 import { AppUserTokenGuard, appUserTokenVerifierProvider } from './security/app-user-token.guard';
 
 /** Feature modules: their services, and the controllers they serve under each prefix. */
@@ -45,6 +51,9 @@ const FEATURE_MODULES: Type[] = [
   EventsModule,
   NudgePreviewModule,
   SdkModule,
+  AppUsersModule,
+  ExplainModule,
+  SimulateModule,
   InsightsModule,
 ];
 export const ADMIN_CONTROLLERS: Type[] = [
@@ -58,6 +67,9 @@ export const ADMIN_CONTROLLERS: Type[] = [
   EventsController,
   NudgePreviewAdminController,
   AuditController,
+  AppUsersController,
+  LaunchExplainController,
+  SimulateController,
   InsightsController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];

@@ -2,13 +2,17 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { serveApiDocs } from './api-docs/api-document';
+import { isApiDocsRoute, serveApiDocs } from './api-docs/api-document';
 import { registerMemberUploads } from './cohorts/member-uploads';
 import { ErrorEnvelopeFilter } from './http/exception.filter';
 import type { AppConfig } from './config/app-config';
 import { createFastifyAdapter, NEST_APPLICATION_OPTIONS } from './http/fastify-adapter';
 import { registerJsonBodyParser } from './http/json-body-parser';
 import { registerRequestHooks } from './http/request-hooks';
+import { registerCompression } from './http/response-compression';
+import { registerResponseValidators } from './http/response-validators';
+import { registerSdkRequestLimits } from './http/sdk-request-limits';
+import { underPrefix } from './common/path-prefix';
 
 export const OPEN_ADMIN_API_WARNING = 'ADMIN_API_KEYS is not set: the admin API is open to anyone who can reach it';
 
@@ -39,6 +43,10 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   fastify.removeAllContentTypeParsers();
   registerJsonBodyParser(fastify);
   registerMemberUploads(fastify, config.cohortUploadLimitBytes);
+  registerSdkRequestLimits(fastify, config.sdkBodyLimitBytes);
+  // Validators first: their tag is of the uncompressed answer, and a 304 has nothing to compress.
+  registerResponseValidators(fastify, isApiDocsRoute);
+  await registerCompression(app, { uncompressed: underPrefix(config.sdkPrefix), inOnePiece: isApiDocsRoute });
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.enableShutdownHooks();
   serveApiDocs(app, config);

@@ -18,6 +18,8 @@ export { ORCHESTRATION_FASTIFY_OPTIONS } from './http/fastify-options';
 // The JSON body handling (empty body as none, the nesting limit): a host registers it on its Fastify instance before `app.init()`.
 export { registerJsonBodyParser } from './http/json-body-parser';
 export { MAX_JSON_DEPTH } from './common/json-text';
+// The SDK routes' body limit and one request per app user at a time: a host registers them before `app.init()`.
+export { DEFAULT_SDK_BODY_LIMIT_BYTES, MAX_WAITING_PER_USER, registerSdkRequestLimits } from './http/sdk-request-limits';
 
 // App-user tokens on the SDK state-machine routes (docs/decisions/0010-roles-keys-and-tokens.md): options of the built-in
 // verifier, or the port of a host's own.

@@ -1,3 +1,4 @@
+import type { AppUserData, ErasedCounts } from '../src/app-users/app-users.service';
 import type { AuditPage } from '../src/audit/audit.types';
 import type { AuditPageQueryDto, AuditQueryDto } from '../src/audit/dto/audit-query.dto';
 import type { CreateBehaviourTagDto, UpdateBehaviourTagDto } from '../src/behaviour-tags/dto/behaviour-tag-body.dto';
@@ -51,7 +52,7 @@ function expectOk(response: TestResponse, what: string): void {
 
 /**
  * The admin API of one tenant, as an operator calls it: one typed method per route, in groups
- * (`ctas`, `testCtas`, `tags`, `events`, `cohorts`, `audit`, `insights`, `previews`), answering the response
+ * (`ctas`, `testCtas`, `tags`, `events`, `cohorts`, `audit`, `insights`, `appUsers`, `previews`), answering the response
  * for the test to check; `raw` for malformed requests. Every request carries `x-tenant-id` and, when
  * the client has one, `user`; a method's `headers` add to or (with `undefined`) remove them.
  * The methods outside the groups build a catalogue and fail the test on anything but 200.
@@ -152,6 +153,13 @@ export class AdminClient extends ApiClient<keyof AdminHeaders & string> {
       this.send('GET', `/ctas/${segment(id)}/insights${queryText(query)}`, undefined, headers),
     overview: (query: Query<InsightsQueryDto> = {}, headers?: AdminHeaders): Answer<Data<InsightsOverview>> =>
       this.send('GET', `/insights${queryText(query)}`, undefined, headers),
+  };
+
+  readonly appUsers = {
+    export: (userId: number | string, headers?: AdminHeaders): Answer<Data<AppUserData>> =>
+      this.send('GET', `/app-users/${segment(userId)}`, undefined, headers),
+    erase: (userId: number | string, headers?: AdminHeaders): Answer<Data<ErasedCounts>> =>
+      this.send('DELETE', `/app-users/${segment(userId)}`, undefined, headers),
   };
 
   readonly previews = {

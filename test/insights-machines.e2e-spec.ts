@@ -19,6 +19,7 @@ eachDatabase('Campaign insights: machines now, concurrent merges, the fold', (da
     const admin = new AdminClient(api, `insights-now-${++tenantCount}`);
     return { admin, tenantId: admin.tenantId, id: await admin.cta({ rule }) };
   };
+  const store = () => createUserStateStore(dataSourceOf(api));
   const pendingUsers = async (): Promise<number> => {
     const [{ users }] = await dataSourceOf(api).query('SELECT COUNT(*) AS users FROM sdk_user_states WHERE pending_since IS NOT NULL');
     return Number(users);
@@ -132,22 +133,42 @@ eachDatabase('Campaign insights: machines now, concurrent merges, the fold', (da
     expect((await insightsOf(admin, id)).now.byState).toEqual({ '1': 1049, '2': 1 });
   });
 
+  it("keeps an erased user's counts, folded at once, and takes the user's machines out of now; the row keeps nothing of them", async () => {
+    const { admin, tenantId, id } = await setUp();
+    await send(
+      tenantId,
+      6,
+      snapshot(id, { actionDoneAt: [daysAgo(2)], resetAt: [daysAgo(1)] }, { m: machine('1', TODAY), n: machine('2', TODAY) }),
+    );
+    await send(tenantId, 7, snapshot(id, { actionDoneAt: [daysAgo(1)] }, { m: machine('1', TODAY) }));
+    const before = await insightsOf(admin, id);
+    expect(before.now).toEqual({ users: 2, machines: 3, byState: { '1': 2, '2': 1 } });
+    await send(tenantId, 6, snapshot(id, { actionDoneAt: [daysAgo(2), TODAY] }));
+    expect((await admin.appUsers.erase('6')).body.data).toMatchObject({ state: true });
+    expect(await store().read(tenantId, '6')).toMatchObject({ pendingInsights: null, pendingSince: null, insightMarks: null });
+    const after = await insightsOf(admin, id);
+    expect(after.now).toEqual({ users: 1, machines: 1, byState: { '1': 1 } });
+    expect(after.totals).toEqual({ actions: 3, resets: 1, usersReached: 2 });
+    // The device's next delta starts the user afresh.
+    await send(tenantId, 6, snapshot(id, { actionDoneAt: [TODAY + 5] }, { m: machine('1', TODAY) }));
+    expect((await insightsOf(admin, id)).now).toEqual({ users: 2, machines: 2, byState: { '1': 2 } });
+  });
+
   it('stores counts only with the document: a write that loses its version check, or that the fold overtook, stores none', async () => {
-    const store = createUserStateStore(dataSourceOf(api));
     const { admin, tenantId, id } = await setUp();
     await send(tenantId, 5, snapshot(id, { actionDoneAt: [daysAgo(1)] }));
-    const read = (await store.read(tenantId, '5'))!;
+    const read = (await store().read(tenantId, '5'))!;
     expect(read.pendingInsights).not.toBeNull();
     // The fold takes the pending counts and bumps the version: a write that read before it loses.
     await api.service(PeriodicJobsService).runAll();
     expect(
-      await store.write(tenantId, '5', read.json, read.version, api.clock.now(), {
+      await store().write(tenantId, '5', read.json, read.version, api.clock.now(), {
         pending: read.pendingInsights,
         pendingSinceBefore: read.pendingSince,
         marks: read.insightMarks,
       }),
     ).toBe(false);
-    expect(await store.read(tenantId, '5')).toMatchObject({ version: read.version + 1, pendingInsights: null, pendingSince: null });
+    expect(await store().read(tenantId, '5')).toMatchObject({ version: read.version + 1, pendingInsights: null, pendingSince: null });
     expect((await insightsOf(admin, id)).totals).toEqual({ actions: 1, resets: 0, usersReached: 1 });
   });
 });

@@ -4,7 +4,7 @@ import { API_CONTRACT_FILE, renderApiContract } from '../src/api-contract';
 import { API_TAGS } from '../src/api-docs/api-tags';
 import { KEY_SCHEMES } from '../src/security/key-schemes';
 import { ErrorCode, HTTP_STATUS_OF } from '../src/common/error-code';
-import { APP_USER_TOKEN_SCHEME } from '../src/security/app-user-token.guard';
+import { APP_USER_TOKEN_SCHEME } from '../src/security/key-schemes';
 import { TestApp } from './harness';
 
 type Json = Record<string, any>;
@@ -144,14 +144,16 @@ describe('OpenAPI contract (openapi.json)', () => {
     const order = API_TAGS.map((tag) => tag.name);
     expect(order).toEqual([
       'CTAs',
-      'CTA status',
       'Behaviour tags',
+      'CTA status',
       'Cohorts',
       'Event definitions',
       'Nudge previews',
       'SDK',
       'Insights',
       'Audit',
+      'App users',
+      'Support tools',
       'Operations',
     ]);
     const used = new Set(

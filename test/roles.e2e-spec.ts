@@ -53,6 +53,8 @@ const ROUTES: Route[] = [
   { method: 'PUT', path: '/engine/ctas/1/live', needs: 'publisher' },
   { method: 'PUT', path: '/engine/ctas/1/terminate', needs: 'publisher' },
   { method: 'POST', path: '/engine/ctas/1/restore/1', needs: 'publisher' },
+  { method: 'GET', path: '/engine/app-users/1', needs: 'admin' },
+  { method: 'DELETE', path: '/engine/app-users/1', needs: 'admin' },
 ];
 
 eachDatabase('operator roles', (database) => {

@@ -18,7 +18,7 @@ const DELTA = '/cta/state-machines/snapshot/delta/';
 const SDK_KEY = 'sdk-key-1';
 const MINUTE = 60_000;
 
-const TOKEN_REQUIRED = errorBody('UNAUTHORIZED', "the app user's token is required in Authorization: Bearer <token>");
+const TOKEN_REQUIRED = errorBody('UNAUTHORIZED', "the app user's token is required in Authorization: Bearer (Authorize: appUserToken)");
 const ANOTHER_USERS_TOKEN = errorBody('FORBIDDEN', "the app-user token is another user's: its user is not the auth-userid");
 const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
@@ -200,7 +200,7 @@ eachDatabase('SDK app-user tokens with SDK keys', (database) => {
       status: 200,
       body: { data: { ctas: [], behaviourTags: [] } },
     });
-    const keyRefused = errorBody('UNAUTHORIZED', 'a valid API key is required in Authorization: Bearer <key> or x-api-key');
+    const keyRefused = errorBody('UNAUTHORIZED', expect.stringContaining('an SDK key (one of SDK_API_KEYS)'));
     expect(await api.post(LAUNCH, undefined, headers(bearer(token)))).toMatchObject({ status: 401, body: keyRefused });
     expect(await api.post(LAUNCH, undefined, headers({ ...bearer(token), 'x-api-key': 'wrong' }))).toMatchObject({
       status: 401,

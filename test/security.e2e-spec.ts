@@ -6,7 +6,8 @@ const ADMIN_KEY = 'admin-key-1';
 const SECOND_ADMIN_KEY = 'admin-key-2';
 const SDK_KEY = 'sdk-key-1';
 
-const UNAUTHORIZED = errorBody('UNAUTHORIZED', 'a valid API key is required in Authorization: Bearer <key> or x-api-key');
+// Each refusal names the header and the console slot (test/console-keys.e2e-spec.ts asserts the messages).
+const UNAUTHORIZED = errorBody('UNAUTHORIZED');
 
 interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';

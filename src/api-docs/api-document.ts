@@ -35,12 +35,40 @@ export function buildApiDocument(app: NestFastifyApplication, prefixes: ApiPrefi
 const tagsOf = (operation: unknown): string[] =>
   operation && typeof operation === 'object' && 'tags' in operation && Array.isArray(operation.tags) ? operation.tags : [];
 
-/** The Swagger UI at /docs and the document at /docs-json (docs/decisions/0014-admin-console.md). */
+/** Where the console and its document are served. */
+const DOCS_PATH = '/docs';
+const DOCS_JSON_PATH = '/docs-json';
+
+/** The console's page, its assets and the document: the routes whose answers carry validators (http/response-validators.ts). */
+export const isApiDocsRoute = (url: string): boolean => url === DOCS_PATH || url.startsWith(`${DOCS_PATH}/`) || url === DOCS_JSON_PATH;
+
+/**
+ * Each input of Swagger UI's Authorize dialog takes the focus as it appears, so the last slot (the app-user
+ * token) ends up with it and the dialog opens scrolled down to it: a key typed at once would go there. This
+ * gives the focus to the first slot, the admin key, whenever the dialog opens.
+ */
+const FOCUS_FIRST_KEY_SLOT = `new MutationObserver(function () {
+  var dialog = document.querySelector('.dialog-ux .modal-ux');
+  if (!dialog || dialog.hasAttribute('data-first-slot-focused')) return;
+  var input = dialog.querySelector('.auth-container input');
+  if (!input) return;
+  dialog.setAttribute('data-first-slot-focused', '');
+  input.focus();
+  dialog.querySelector('.modal-ux-content').scrollTop = 0;
+}).observe(document.body, { childList: true, subtree: true });`;
+
+/** The Swagger UI at /docs (and / leading to it) and the document at /docs-json (docs/decisions/0014-admin-console.md). */
 export function serveApiDocs(app: NestFastifyApplication, prefixes: ApiPrefixes): void {
-  SwaggerModule.setup('docs', app, buildApiDocument(app, prefixes), {
-    jsonDocumentUrl: 'docs-json',
+  SwaggerModule.setup(DOCS_PATH, app, buildApiDocument(app, prefixes), {
+    jsonDocumentUrl: DOCS_JSON_PATH,
     customSiteTitle: 'CTA orchestration service: admin console',
+    customJsStr: FOCUS_FIRST_KEY_SLOT,
     // Keys entered in Authorize survive a reload of the page (kept in the browser's local storage).
     swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
   });
+  // The service's root is the console (an operator types the host name alone).
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get('/', (_request, reply) => reply.redirect(DOCS_PATH));
 }

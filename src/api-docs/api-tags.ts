@@ -3,18 +3,24 @@ import type { TagObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.in
 /** The tag of each group of routes in the Swagger UI at /docs (docs/decisions/0014-admin-console.md); `@ApiTags(API_TAG.ctas)`. */
 export const API_TAG = {
   ctas: 'CTAs',
-  ctaStatus: 'CTA status',
   behaviourTags: 'Behaviour tags',
+  ctaStatus: 'CTA status',
   cohorts: 'Cohorts',
   events: 'Event definitions',
   nudgePreviews: 'Nudge previews',
   sdk: 'SDK',
   audit: 'Audit',
   insights: 'Insights',
+  appUsers: 'App users',
+  support: 'Support tools',
   operations: 'Operations',
 } as const;
 
-/** In the order an operator works through them; the document lists those that have routes. */
+/**
+ * In the order an operator works through them: a CTA is linked to its behaviour tag before it goes live (a
+ * tag changes only while none of its CTAs runs), so the page's examples also run top to bottom. The document
+ * lists those that have routes.
+ */
 export const API_TAGS: readonly TagObject[] = [
   {
     name: API_TAG.ctas,
@@ -23,18 +29,18 @@ export const API_TAGS: readonly TagObject[] = [
       'Test CTAs are live at once and served only to the users listed, until they expire.',
   },
   {
+    name: API_TAG.behaviourTags,
+    description:
+      'Group CTAs that devices coordinate: exposure limits for the group, and which CTAs hide while another shows ' +
+      '(shownCta ANY with hideCta REST, or LIST with LIST). A tag changes only while none of its CTAs is live or scheduled.',
+  },
+  {
     name: API_TAG.ctaStatus,
     description:
       'The lifecycle: draft → live (or scheduled) → paused → live … → concluded or terminated. ' +
       'Devices get a CTA only while it is live (or scheduled and past its startTime). ' +
       "With approvals required (APPROVALS_REQUIRED), live and schedule also need another key's approval of the current content: " +
       'POST /ctas/{id}/approve.',
-  },
-  {
-    name: API_TAG.behaviourTags,
-    description:
-      'Group CTAs that devices coordinate: exposure limits for the group, and which CTAs hide while another shows ' +
-      '(shownCta ANY with hideCta REST, or LIST with LIST). A tag changes only while none of its CTAs is live or scheduled.',
   },
   {
     name: API_TAG.cohorts,
@@ -66,7 +72,19 @@ export const API_TAGS: readonly TagObject[] = [
   },
   {
     name: API_TAG.audit,
-    description: 'Who changed what and when, with the record before and after.',
+    description:
+      'Who changed what and when, with the record before and after. A CTA goes back to one of its versions with ' +
+      "the restore route (under CTAs), taking an auditId of the CTA's history.",
+  },
+  {
+    name: API_TAG.appUsers,
+    description: "One app user's data (GDPR): everything stored about them, and erasing it for good, on every instance. Role admin.",
+  },
+  {
+    name: API_TAG.support,
+    description:
+      "Answer support's questions without a device: why a user gets (or does not get) a CTA at launch, and what a device will " +
+      'do with a CTA for a sequence of app events, step by step. Read-only: a viewer key is enough.',
   },
   {
     name: API_TAG.operations,

@@ -7,7 +7,6 @@ import {
   ApiOperation,
   ApiParam,
   ApiProduces,
-  ApiTags,
   type ApiBodyOptions,
   type ApiHeaderOptions,
   type ApiParamOptions,
@@ -29,9 +28,13 @@ export type EndpointAnswer =
 /** Everything the API document says about one route; each feature's `*-api-examples.ts` holds the examples. */
 export interface EndpointDoc {
   summary: string;
+  /**
+   * What must exist before the route's examples run, when they do not run on their own on an empty
+   * database (e.g. "CTA 1: POST /engine/ctas first"): shown at the end of the summary as
+   * "(example needs …)", so an operator trying them in another order knows (docs/admin-console.md).
+   */
+  exampleNeeds?: string;
   description?: string;
-  /** Tags beside the controller's (e.g. a CTA restore is also listed under Audit). */
-  tags?: string[];
   params?: ApiParamOptions[];
   headers?: ApiHeaderOptions[];
   body?: ApiBodyOptions;
@@ -49,6 +52,12 @@ export interface EndpointDoc {
 
 const OTHER_BODY_MEDIA_TYPES = 'x-other-body-media-types';
 
+/**
+ * "(example needs CTA 1 in draft or paused)": how a summary (of a route, or of a body example) says what must
+ * exist first. Examples without it run on their own on an empty database, in any order.
+ */
+export const exampleNeedsText = (needs: string): string => `(example needs ${needs})`;
+
 function answerDecorator(answer: EndpointAnswer): MethodDecorator {
   if ('data' in answer) return ApiDataResponse(answer.data, answer);
   if ('event' in answer) return ApiEventResponse(answer.event, answer);
@@ -61,11 +70,10 @@ function answerDecorator(answer: EndpointAnswer): MethodDecorator {
  * (where Nest would answer 201), so the status is set here rather than on each route.
  */
 export function Endpoint(doc: EndpointDoc): MethodDecorator {
-  const { summary, description, tags, params = [], headers = [], body, otherBodyMediaTypes, produces, answers, errors } = doc;
+  const { summary, exampleNeeds, description, params = [], headers = [], body, otherBodyMediaTypes, produces, answers, errors } = doc;
   return applyDecorators(
     HttpCode(200),
-    ApiOperation({ summary, description }),
-    ...(tags ? [ApiTags(...tags)] : []),
+    ApiOperation({ summary: exampleNeeds === undefined ? summary : `${summary} ${exampleNeedsText(exampleNeeds)}`, description }),
     ...params.map((param) => ApiParam(param)),
     ...headers.map((header) => ApiHeader(header)),
     ...(body ? [ApiBody(body)] : []),

@@ -1,6 +1,12 @@
 import type { RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
 
+/**
+ * What the approve example needs: a setting, not only an earlier example (with the defaults it is refused as
+ * unneeded), and CTA 1 changed last by another key than the approver's.
+ */
+export const APPROVE_EXAMPLE_NEEDS = 'APPROVALS_REQUIRED=true, and CTA 1 changed last with another admin key';
+
 /** The error answers of `POST /ctas/{id}/approve` (ApprovalsController). */
 export const APPROVAL_ERRORS = {
   400: {

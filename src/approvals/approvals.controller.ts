@@ -7,7 +7,7 @@ import { EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { TenantId } from '../common/request-headers';
 import { ChangeOrigin } from '../audit/change-origin';
 import { CTA_ID_PARAM } from '../ctas/cta-api-examples';
-import { APPROVAL_ERRORS } from './approval-api-examples';
+import { APPROVAL_ERRORS, APPROVE_EXAMPLE_NEEDS } from './approval-api-examples';
 import { APPROVER_ROLE } from './approval-rules';
 import { ApprovalsService } from './approvals.service';
 
@@ -23,6 +23,7 @@ export class ApprovalsController {
   @Post(':ctaId/approve')
   @AdminEndpoint({
     summary: "Approve a CTA's current content (four eyes)",
+    exampleNeeds: APPROVE_EXAMPLE_NEEDS,
     description:
       'Only with approvals required (APPROVALS_REQUIRED=true): records that the calling key approves the content the CTA has now. ' +
       'live and schedule then need such an approval; any later update or restore voids it. The key that made the latest change ' +

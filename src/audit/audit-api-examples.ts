@@ -4,10 +4,10 @@ import { FLOW_TAG_NAME, RECORD_EXAMPLE } from '../ctas/cta-api-examples';
 import type { AuditEntry, AuditPage } from './audit.types';
 
 /**
- * The console's flow on an empty database (cta-api-examples.ts) writes the entries of the two
- * event definitions first, then the CTA create's: that entry's id, the restore example.
+ * The console's examples, top to bottom on an empty database (cta-api-examples.ts), write the CTA create's
+ * entry first: that entry's id, the restore example.
  */
-export const FLOW_CTA_AUDIT_ID = 3;
+export const FLOW_CTA_AUDIT_ID = 1;
 
 const PAUSED = { ...RECORD_EXAMPLE, ctaStatus: 'paused' as const, lastUpdatedAt: 1795372967296, lastUpdatedBy: 'alice@example.com' };
 const EDITED = { ...PAUSED, team: 'store', lastUpdatedAt: 1795373067296 };

@@ -8,8 +8,11 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { AuditEntryEntity } from './audit-entry.entity';
 import type { AuditedChange, AuditEntityType, AuditEntry, AuditPage, ChangeOrigin } from './audit.types';
+import { RecordedDocuments, withUserIdErased } from './erased-user-ids';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Entries read at a time when looking for an app user's id. */
+const USER_SCAN_BATCH = 500;
 
 /** Which entries a page holds; every field is an exact match, `from`/`to` bound `at` inclusively. */
 export interface AuditFilter {
@@ -122,6 +125,63 @@ export class AuditLog implements OnModuleInit {
   async entry(manager: EntityManager, tenantId: string, id: number): Promise<AuditEntry | null> {
     const row = await manager.findOneBy(AuditEntryEntity, { tenantId, id });
     return row ? toEntry(row) : null;
+  }
+
+  /** The ids of the tenant's entries that name the app user (in test CTA `userIds`), ascending. */
+  async entriesNaming(manager: EntityManager, tenantId: string, userId: string): Promise<number[]> {
+    const ids: number[] = [];
+    for await (const batch of this.entriesWithUserErased(manager, tenantId, userId)) {
+      ids.push(...batch.map((entry) => entry.id));
+    }
+    return ids;
+  }
+
+  /**
+   * Replaces the app user's id with "erased" in the tenant's entries (test CTA `userIds` in `before`,
+   * `after` and `changes`), in the caller's transaction; answers how many entries changed.
+   */
+  async eraseUserId(manager: EntityManager, tenantId: string, userId: string): Promise<number> {
+    let erased = 0;
+    for await (const batch of this.entriesWithUserErased(manager, tenantId, userId)) {
+      for (const { id, documents } of batch) {
+        await manager.update(AuditEntryEntity, { tenantId, id }, documents);
+      }
+      erased += batch.length;
+    }
+    return erased;
+  }
+
+  /**
+   * The tenant's test CTA entries naming the user, in batches by id, each with its documents as they
+   * are once the id is erased. The database narrows them down by the id's JSON text (`"42"`, as the
+   * records store ids); each candidate is then checked in its `userIds` lists.
+   */
+  private async *entriesWithUserErased(
+    manager: EntityManager,
+    tenantId: string,
+    userId: string,
+  ): AsyncGenerator<{ id: number; documents: RecordedDocuments }[]> {
+    const pattern = `%${JSON.stringify(userId)}%`;
+    for (let after = 0; ;) {
+      const rows = await manager
+        .createQueryBuilder(AuditEntryEntity, 'entry')
+        .where('entry.tenantId = :tenantId AND entry.entityType = :entityType AND entry.id > :after', {
+          tenantId,
+          entityType: 'testCta',
+          after,
+        })
+        .andWhere('(entry.before LIKE :pattern OR entry.after LIKE :pattern OR entry.changes LIKE :pattern)', { pattern })
+        .orderBy('entry.id', 'ASC')
+        .limit(USER_SCAN_BATCH)
+        .getMany();
+      const naming = rows.flatMap((row) => {
+        const documents = withUserIdErased(row, userId);
+        return documents ? [{ id: Number(row.id), documents }] : [];
+      });
+      if (naming.length > 0) yield naming;
+      if (rows.length < USER_SCAN_BATCH) return;
+      after = Number(rows[rows.length - 1].id);
+    }
   }
 
   /**

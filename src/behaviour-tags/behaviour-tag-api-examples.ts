@@ -1,4 +1,5 @@
 import { BAD_TENANT_EXAMPLE, type RouteErrors } from '../common/api-error-responses';
+import { exampleNeedsText } from '../api-docs/endpoint';
 import { ErrorCode } from '../common/error-code';
 import { FLOW_CTA_ID, FLOW_TAG_NAME } from '../ctas/cta-api-examples';
 
@@ -30,11 +31,17 @@ export const TAG_NAME_PARAM = {
   example: FLOW_TAG_NAME,
 };
 
+/** What the tag examples need: the create example's is in its body example's summary, the update's in the route's. */
+export const TAG_EXAMPLE_NEEDS = {
+  create: `CTA ${FLOW_CTA_ID} in draft or paused: Create a CTA first`,
+  update: `the tag ${FLOW_TAG_NAME}, and CTA ${FLOW_CTA_ID} neither live nor scheduled: the create example first`,
+};
+
 export const TAG_BODY_EXAMPLES = {
-  create: { [FLOW_TAG_NAME]: { summary: `links CTA ${FLOW_CTA_ID}, made by the CTA create example`, value: CREATE_TAG_EXAMPLE } },
-  update: {
-    [FLOW_TAG_NAME]: { summary: 'the created tag, unchanged (its CTAs must not be live or scheduled)', value: TAG_RULES_EXAMPLE },
+  create: {
+    [FLOW_TAG_NAME]: { summary: `links CTA ${FLOW_CTA_ID} ${exampleNeedsText(TAG_EXAMPLE_NEEDS.create)}`, value: CREATE_TAG_EXAMPLE },
   },
+  update: { [FLOW_TAG_NAME]: { summary: 'the created tag, unchanged', value: TAG_RULES_EXAMPLE } },
 };
 
 export const TAG_LIST_EXAMPLE = {

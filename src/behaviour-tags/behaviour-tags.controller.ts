@@ -9,7 +9,14 @@ import { TenantId } from '../common/request-headers';
 import { OperatorUser } from '../security/operator';
 import { ValidBody } from '../common/validation';
 import { ChangeOrigin } from '../audit/change-origin';
-import { LINK_RULES, TAG_BODY_EXAMPLES, TAG_ERRORS, TAG_LIST_EXAMPLE, TAG_NAME_PARAM } from './behaviour-tag-api-examples';
+import {
+  LINK_RULES,
+  TAG_BODY_EXAMPLES,
+  TAG_ERRORS,
+  TAG_EXAMPLE_NEEDS,
+  TAG_LIST_EXAMPLE,
+  TAG_NAME_PARAM,
+} from './behaviour-tag-api-examples';
 import { BehaviourTagsService } from './behaviour-tags.service';
 import { CreateBehaviourTagDto, UpdateBehaviourTagDto } from './dto/behaviour-tag-body.dto';
 import { BehaviourTagListDto } from './dto/behaviour-tag-record.dto';
@@ -43,6 +50,7 @@ export class BehaviourTagsController {
   @Put(':behaviourTagName')
   @AdminEndpoint({
     summary: 'Update a behaviour tag',
+    exampleNeeds: TAG_EXAMPLE_NEEDS.update,
     description:
       'Replaces the description, exposureRule, ctaRelation and the linked set at once (CTAs left out of linkedCtas are unlinked). ' +
       `Rules: ${LINK_RULES}; no CTA linked before or after may be live or scheduled.`,

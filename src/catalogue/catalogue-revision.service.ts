@@ -75,6 +75,23 @@ export class CatalogueRevisionService {
     return row ? Number(row.revision) : 0;
   }
 
+  /**
+   * The tenants that have a catalogue (a revision row: written with a tenant's first admin write,
+   * never deleted), unless there are still `knownCount` of them: then `tenantIds` is null and
+   * nothing but the count is read. One causal statement, whatever the number of tenants.
+   */
+  async tenantsUnlessCount(knownCount: number): Promise<{ count: number; tenantIds: string[] | null }> {
+    const prefix = await causalReadPrefix(this.dataSource);
+    // The LEFT JOIN lists every row only when the count differs; otherwise it answers one row of NULL.
+    const rows = (await this.dataSource.query(
+      `${prefix}SELECT counted.tenants, listed.tenant_id FROM (SELECT COUNT(*) AS tenants FROM catalogue_revisions) counted ` +
+        'LEFT JOIN catalogue_revisions listed ON counted.tenants <> ?',
+      [knownCount],
+    )) as { tenants: number | string; tenant_id: string | null }[];
+    const count = Number(rows[0].tenants);
+    return { count, tenantIds: count === knownCount ? null : rows.flatMap((row) => (row.tenant_id === null ? [] : [row.tenant_id])) };
+  }
+
   /** Called after each committed write on this instance. */
   onChange(listener: CatalogueListener): void {
     this.listeners.add(listener);

@@ -33,7 +33,23 @@ export const RULE_RECORD: CohortRecord = {
 };
 
 /** The path parameters of the routes of one cohort and of one member. */
-export const COHORT_NAME_PARAM = { name: 'name', description: 'the cohort name', example: 'beta-testers' };
+export const COHORT_NAME_PARAM = {
+  name: 'name',
+  description: 'the cohort name (beta-testers: the static cohort the create example makes)',
+  example: 'beta-testers',
+};
+/** The delete example removes a cohort of its own, so the member examples below it still find beta-testers. */
+export const DELETED_COHORT_PARAM = {
+  name: 'name',
+  description: 'the cohort name (example-app-10pct: the rule cohort the bucket create example makes, which nothing names)',
+  example: 'example-app-10pct',
+};
+
+/** What the cohort examples need (exampleNeeds of their routes). */
+export const COHORT_EXAMPLE_NEEDS = {
+  staticCohort: 'the static cohort beta-testers: the static example of Create a cohort first',
+  deletedCohort: 'the cohort example-app-10pct: the bucket example of Create a cohort first',
+};
 export const MEMBER_ID_PARAM = { name: 'userId', description: 'a signed 64-bit decimal integer', example: '1001' };
 
 export const COHORT_BODY_EXAMPLES = {
@@ -53,8 +69,8 @@ export const CSV_FORMAT =
   'As `text/csv` (or `text/plain`): one user id (a signed 64-bit decimal integer) per line, an optional first line ' +
   '`userId`, blank lines ignored; read as a stream, up to COHORT_UPLOAD_LIMIT_BYTES (default 256 MiB; more → 413 ' +
   'PAYLOAD_TOO_LARGE). As JSON: `{"userIds": [...]}` with up to 100,000 ids, JSON integers or decimal strings. ' +
-  'One bad id → 400 INVALID_REQUEST naming its line (numbered from 1, the header line included) or its index, and ' +
-  'nothing changes. A cohort holds at most 1,000,000 members.';
+  'Bad ids → 400 INVALID_REQUEST naming each by its line (numbered from 1, the header line included) or its index, ' +
+  'the first 20 and how many more, and nothing changes. A cohort holds at most 1,000,000 members.';
 
 /** The JSON body of the member routes: the ids as JSON integers or decimal strings. */
 export const MEMBER_IDS_BODY: ApiBodyOptions = {
@@ -96,10 +112,13 @@ const UNKNOWN_COHORT: ErrorAnswer = {
 };
 const BAD_MEMBERS: ErrorAnswer = {
   description:
-    'INVALID_REQUEST: a bad id (the message names its line or index; nothing changed), a rule cohort, more than 100,000 JSON ids, more than 1,000,000 members, a missing user header',
+    'INVALID_REQUEST: bad ids (the message names each by its line or index, up to 20; nothing changed), a rule cohort, more than 100,000 JSON ids, more than 1,000,000 members, a missing user header',
   examples: [
-    [ErrorCode.INVALID_REQUEST, 'line 4: "abc" is not a user id (a signed 64-bit integer)'],
-    [ErrorCode.INVALID_REQUEST, 'userIds[1]: "x" is not a signed 64-bit integer'],
+    [
+      ErrorCode.INVALID_REQUEST,
+      'line 4: "abc" is not a user id (a signed 64-bit integer); line 9: "12 34" is not a user id (a signed 64-bit integer)',
+    ],
+    [ErrorCode.INVALID_REQUEST, 'userIds[1]: "x" is not a signed 64-bit integer; userIds[3]: true is not a signed 64-bit integer'],
     [ErrorCode.INVALID_REQUEST, "cohort 'old-app-versions' is a rule cohort: only static cohorts have members"],
     MISSING_USER,
   ],
@@ -114,10 +133,10 @@ export const COHORT_ERRORS = {
   create: {
     400: {
       description:
-        'INVALID_REQUEST: a bad name (characters, length, `all`), kind or rule (every problem named with its path); ' +
-        'COHORT_DUPLICATE_NAME: the tenant has a cohort of this name',
+        'INVALID_REQUEST: a bad name (characters, length, `all`), description, kind or rule (one message names every problem, ' +
+        'with its path); COHORT_DUPLICATE_NAME: the tenant has a cohort of this name',
       examples: [
-        [ErrorCode.INVALID_REQUEST, "name 'all' is reserved: every user is in it"],
+        [ErrorCode.INVALID_REQUEST, "kind must be one of the following values: static, rule; name 'all' is reserved: every user is in it"],
         [ErrorCode.INVALID_REQUEST, 'rule.all[0].attribute: "osVersion" is not one of appVersion, packageName, hotpatchVersion'],
         [ErrorCode.COHORT_DUPLICATE_NAME, "a cohort named 'beta-testers' already exists"],
         MISSING_USER,

@@ -5,7 +5,7 @@ import type { ChangeOrigin } from '../audit/audit.types';
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { canonicalUserId } from '../common/user-id';
+import { userIdParam } from '../common/user-id';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CohortEntity } from './cohort.entity';
@@ -107,8 +107,7 @@ export class CohortMembersService {
   }
 
   async isMember(tenantId: string, name: string, rawUserId: string): Promise<boolean> {
-    const userId = canonicalUserId(rawUserId);
-    if (userId === null) throw invalidRequest(`userId ${JSON.stringify(rawUserId)} is not a signed 64-bit integer`);
+    const userId = userIdParam(rawUserId);
     const cohort = await this.staticCohort(tenantId, name);
     return isCurrentMember(this.dataSource.manager, { tenantId, cohortId: cohort.id, generation: cohort.generation }, userId);
   }

@@ -32,14 +32,8 @@ export class AllUsersCohortProvider implements CohortProvider {
   }
 }
 
+/** A CTA is eligible when `includes` meets the user's cohorts and `excludes` does not (decided in `serving/serving-decision.ts`). */
 export interface CohortEligibility {
   includes: readonly string[];
   excludes: readonly string[];
-}
-
-/** A CTA is eligible when `includes` meets the user's cohorts and `excludes` does not. */
-export function isCohortEligible(eligibility: CohortEligibility, cohorts: readonly string[]): boolean {
-  return (
-    eligibility.includes.some((cohort) => cohorts.includes(cohort)) && !eligibility.excludes.some((cohort) => cohorts.includes(cohort))
-  );
 }

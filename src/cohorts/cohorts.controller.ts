@@ -7,12 +7,14 @@ import { DataEnvelope, dataEnvelope, NULL_DATA } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { OperatorUser } from '../security/operator';
-import { ValidBody } from '../common/validation';
+import { CheckedBody } from '../common/validation';
 import { ChangeOrigin } from '../audit/change-origin';
 import {
   COHORT_BODY_EXAMPLES,
   COHORT_ERRORS,
+  COHORT_EXAMPLE_NEEDS,
   COHORT_NAME_PARAM,
+  DELETED_COHORT_PARAM,
   CSV_FORMAT,
   CSV_MEMBER_BODIES,
   MEMBER_CHANGE_EXAMPLES,
@@ -21,6 +23,7 @@ import {
   RULE_RECORD,
   STATIC_RECORD,
 } from './cohort-api-examples';
+import { createCohortProblems, updateCohortProblems } from './cohort-body';
 import { CohortMembersService, MemberChange } from './cohort-members.service';
 import type { CohortRecord } from './cohort-record';
 import { CohortsService } from './cohorts.service';
@@ -63,7 +66,7 @@ export class CohortsController {
   async create(
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
-    @ValidBody(ErrorCode.INVALID_REQUEST) body: CreateCohortDto,
+    @CheckedBody(ErrorCode.INVALID_REQUEST, createCohortProblems) body: CreateCohortDto,
     @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<CohortRecord>> {
     return dataEnvelope(await this.cohorts.create(tenantId, user, body, origin));
@@ -84,6 +87,7 @@ export class CohortsController {
   @Get(':name')
   @AdminEndpoint({
     summary: 'Read a cohort',
+    exampleNeeds: COHORT_EXAMPLE_NEEDS.staticCohort,
     role: 'viewer',
     params: [COHORT_NAME_PARAM],
     answers: { data: CohortRecordDto, description: 'the cohort', example: STATIC_RECORD },
@@ -96,6 +100,7 @@ export class CohortsController {
   @Put(':name')
   @AdminEndpoint({
     summary: "Update a cohort's description or rule",
+    exampleNeeds: COHORT_EXAMPLE_NEEDS.staticCohort,
     description: 'An omitted field keeps its value; the name and the kind never change.',
     role: 'editor',
     params: [COHORT_NAME_PARAM],
@@ -108,7 +113,7 @@ export class CohortsController {
     @TenantId() tenantId: string,
     @OperatorUser() user: string,
     @Param('name') name: string,
-    @ValidBody(ErrorCode.INVALID_REQUEST) body: UpdateCohortDto,
+    @CheckedBody(ErrorCode.INVALID_REQUEST, updateCohortProblems) body: UpdateCohortDto,
     @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<DataEnvelope<CohortRecord>> {
     return dataEnvelope(await this.cohorts.update(tenantId, user, name, body, origin));
@@ -117,9 +122,10 @@ export class CohortsController {
   @Delete(':name')
   @AdminEndpoint({
     summary: 'Delete a cohort',
+    exampleNeeds: COHORT_EXAMPLE_NEEDS.deletedCohort,
     description: 'Refused while a live, scheduled or paused CTA, or the rule of another cohort, names it.',
     role: 'editor',
-    params: [COHORT_NAME_PARAM],
+    params: [DELETED_COHORT_PARAM],
     headers: [USER_HEADER],
     answers: { data: NULL_DATA, description: 'deleted', example: null },
     errors: COHORT_ERRORS.delete,
@@ -138,6 +144,7 @@ export class CohortsController {
   @AdminEndpoint({
     ...MEMBER_UPLOAD,
     summary: 'Add members to a static cohort',
+    exampleNeeds: COHORT_EXAMPLE_NEEDS.staticCohort,
     description: `Adds the ids (members already in count 0). ${CSV_FORMAT}`,
   })
   async addMembers(
@@ -154,6 +161,7 @@ export class CohortsController {
   @AdminEndpoint({
     ...MEMBER_UPLOAD,
     summary: 'Replace the members of a static cohort',
+    exampleNeeds: COHORT_EXAMPLE_NEEDS.staticCohort,
     description: `Atomic: a launch sees the old list or the new one, never a mix, and is not blocked while the upload runs. ${CSV_FORMAT}`,
   })
   async replaceMembers(
@@ -169,6 +177,7 @@ export class CohortsController {
   @Delete(':name/members')
   @AdminEndpoint({
     summary: 'Remove members from a static cohort',
+    exampleNeeds: COHORT_EXAMPLE_NEEDS.staticCohort,
     description: 'JSON `{"userIds": [...]}` only (up to 100,000 ids); non-members count 0.',
     role: 'editor',
     params: [COHORT_NAME_PARAM],
@@ -190,6 +199,7 @@ export class CohortsController {
   @Get(':name/members/:userId')
   @AdminEndpoint({
     summary: 'Whether a user is a member of a static cohort',
+    exampleNeeds: COHORT_EXAMPLE_NEEDS.staticCohort,
     role: 'viewer',
     params: [COHORT_NAME_PARAM, MEMBER_ID_PARAM],
     answers: { data: MembershipDto, description: 'membership', example: { member: true } },

@@ -6,21 +6,20 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { joinProblemTexts, MAX_PROBLEMS_NAMED } from '../common/problems';
 import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { whereCtaStatusIn } from '../ctas/cta-rows';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { CohortMembersService } from './cohort-members.service';
-import { cohortNameProblem } from './cohort-name';
+import { cohortFieldProblems, cohortRuleCheck, updateCohortProblems } from './cohort-body';
 import { CohortRecord, toCohortRecord } from './cohort-record';
-import { checkCohortRule, CohortKind, CohortRule, cohortsNamedBy, COHORT_KINDS } from './cohort-rule';
+import { CohortKind, CohortRule, cohortsNamedBy, COHORT_KINDS } from './cohort-rule';
 import { CohortEntity } from './cohort.entity';
 import { CtaCohortEntity } from './cta-cohort.entity';
 import type { CreateCohortDto, UpdateCohortDto } from './dto/cohort-body.dto';
 
 export const cohortNotFound = (name: string): DomainError => new DomainError(ErrorCode.COHORT_NOT_FOUND, `cohort '${name}' does not exist`);
-
-const MAX_DESCRIPTION_LENGTH = 10_000;
 
 /**
  * Cohort definitions (docs/decisions/0008-cohorts.md): create, list, read, update, delete. Definitions are part
@@ -37,14 +36,12 @@ export class CohortsService {
   ) {}
 
   async create(tenantId: string, user: string, body: CreateCohortDto, origin: ChangeOrigin): Promise<CohortRecord> {
-    const problem = cohortNameProblem(body.name);
-    if (problem) throw invalidRequest(problem);
     if (!COHORT_KINDS.includes(body.kind)) throw invalidRequest(`kind must be one of ${COHORT_KINDS.join(', ')}`);
-    this.checkDescription(body.description);
+    const problems = cohortFieldProblems(body);
     const now = this.clock.now();
     try {
       await this.catalogue.write(tenantId, async (manager) => {
-        const rule = await this.validRule(manager, tenantId, body.kind, body.rule, true);
+        const rule = await this.validRule(manager, tenantId, body.kind, body.rule, true, problems);
         await manager.insert(CohortEntity, {
           tenantId,
           name: body.name,
@@ -90,14 +87,13 @@ export class CohortsService {
   }
 
   async update(tenantId: string, user: string, name: string, body: UpdateCohortDto, origin: ChangeOrigin): Promise<CohortRecord> {
-    const fixed = ['name', 'kind'].filter((key) => key in body);
-    if (fixed.length > 0) throw invalidRequest(`${fixed.join(' and ')} cannot be changed (delete the cohort and create it again)`);
-    this.checkDescription(body.description);
+    const problems = updateCohortProblems(body);
     await this.catalogue.write(tenantId, async (manager) => {
       const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
       if (!cohort) throw cohortNotFound(name);
       const before = await this.record(manager, tenantId, name);
-      const rule = body.rule === undefined ? undefined : await this.validRule(manager, tenantId, cohort.kind, body.rule, false);
+      const rule = body.rule === undefined ? undefined : await this.validRule(manager, tenantId, cohort.kind, body.rule, false, problems);
+      if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
       await manager.update(
         CohortEntity,
         { tenantId, id: cohort.id },
@@ -173,29 +169,21 @@ export class CohortsService {
     return this.audit.record(manager, origin, [{ tenantId, entityType: 'cohort', entityId: name, action, before, after }]);
   }
 
-  private checkDescription(description: string | null | undefined): void {
-    if (typeof description === 'string' && description.length > MAX_DESCRIPTION_LENGTH) {
-      throw invalidRequest(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
-    }
-  }
-
-  /** The rule to store: required for rule cohorts, refused for static ones; every problem named. */
+  /**
+   * The rule to store: required for rule cohorts, refused for static ones. Its problems, and whether the
+   * cohorts it names are static ones of the tenant, join `otherProblems` (the body's fields'): any problem
+   * at all → one INVALID_REQUEST naming them all.
+   */
   private async validRule(
     manager: EntityManager,
     tenantId: string,
     kind: CohortKind,
     rule: unknown,
     creating: boolean,
+    otherProblems: readonly string[],
   ): Promise<CohortRule | null> {
-    if (kind === 'static') {
-      if (rule !== undefined && rule !== null) throw invalidRequest('rule: static cohorts have no rule (their members are uploaded)');
-      return null;
-    }
-    if (rule === undefined || rule === null) {
-      throw invalidRequest(creating ? 'rule is required for rule cohorts' : 'rule: a rule cohort needs a rule');
-    }
-    const { problems, cohortNames } = checkCohortRule(rule);
-    if (cohortNames.length > 0 && problems.length < 20) {
+    const { problems, cohortNames } = cohortRuleCheck(kind, rule, creating);
+    if (cohortNames.length > 0 && problems.length < MAX_PROBLEMS_NAMED) {
       const names = [...new Set(cohortNames.map((named) => named.name))];
       const found = await manager.find(CohortEntity, { select: { name: true, kind: true }, where: { tenantId, name: In(names) } });
       const kinds = new Map(found.map((cohort) => [cohort.name, cohort.kind]));
@@ -205,7 +193,7 @@ export class CohortsService {
         }
       }
     }
-    if (problems.length > 0) throw invalidRequest(problems.slice(0, 20).join('; '));
-    return rule as CohortRule;
+    if (otherProblems.length + problems.length > 0) throw invalidRequest(joinProblemTexts([...otherProblems, ...problems]));
+    return kind === 'static' ? null : (rule as CohortRule);
   }
 }

@@ -1,11 +1,13 @@
 import { StringDecoder } from 'node:string_decoder';
 import { invalidRequest } from '../common/domain-error';
+import { joinProblemTexts, MAX_PROBLEMS_NAMED } from '../common/problems';
 import { canonicalUserId, userIdValue } from '../common/user-id';
 
 /**
  * The user ids of a member upload (docs/decisions/0008-cohorts.md): a JSON body `{"userIds": [...]}` or a CSV /
  * plain-text stream, one id per line. Ids are signed 64-bit integers, kept as canonical
- * decimal strings. The first bad id names its index or line; the caller then changes nothing.
+ * decimal strings. Bad ids are named by index or line in one message (the first 20, then how many more);
+ * the caller then changes nothing.
  */
 
 /** The most ids one JSON body may carry; longer lists go as CSV. */
@@ -17,6 +19,23 @@ const CSV_HEADER = 'userid';
 
 const ID_RULE = 'a signed 64-bit integer';
 const show = (text: string): string => JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
+/** A line longer than this is no id: it is named without being kept whole. */
+const MAX_LINE_LENGTH = 1000;
+
+/** The bad ids of one upload: the first MAX_PROBLEMS_NAMED described, all counted. */
+class BadIds {
+  private readonly named: string[] = [];
+  count = 0;
+
+  add(describe: () => string): void {
+    if (this.count++ < MAX_PROBLEMS_NAMED) this.named.push(describe());
+  }
+
+  /** Throws INVALID_REQUEST naming them, when there are any. */
+  check(): void {
+    if (this.count > 0) throw invalidRequest(joinProblemTexts(this.named, this.count));
+  }
+}
 
 /** The ids of a JSON body, in order, canonical; integers beyond 2^53 must come as strings (JSON numbers that large are not exact). */
 export function jsonUserIds(body: unknown): string[] {
@@ -29,30 +48,34 @@ export function jsonUserIds(body: unknown): string[] {
       `userIds has ${userIds.length} ids; a JSON body takes at most ${MAX_JSON_USER_IDS} (upload longer lists as text/csv)`,
     );
   }
-  return userIds.map((id, index) => {
+  const bad = new BadIds();
+  const ids = userIds.map((id, index) => {
     if (typeof id === 'number' && !Number.isSafeInteger(id)) {
-      throw invalidRequest(
-        `userIds[${index}]: ${id} is not ${ID_RULE} exactly representable as a JSON number; send it as a decimal string`,
-      );
+      bad.add(() => `userIds[${index}]: ${id} is not ${ID_RULE} exactly representable as a JSON number; send it as a decimal string`);
+      return '';
     }
     const parsed = userIdValue(typeof id === 'string' ? id.trim() : id);
-    if (parsed === null) {
-      throw invalidRequest(`userIds[${index}]: ${JSON.stringify(id)} is not ${ID_RULE}`);
-    }
-    return parsed;
+    if (parsed === null) bad.add(() => `userIds[${index}]: ${JSON.stringify(id)} is not ${ID_RULE}`);
+    return parsed ?? '';
   });
+  bad.check();
+  return ids;
 }
 
 /**
  * The ids of a CSV / plain-text upload, read as a stream, in batches of CSV_BATCH_SIZE:
  * one id per line, an optional first line `userId`, blank lines ignored, lines numbered
- * from 1 (the header line included).
+ * from 1 (the header line included). After a bad line no more batches come: the rest is read
+ * to name (up to 20) and count the other bad lines, then INVALID_REQUEST names them.
  */
 export async function* csvUserIds(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<string[]> {
   const decoder = new StringDecoder('utf8');
+  const bad = new BadIds();
   let batch: string[] = [];
   let lineNumber = 0;
   let rest = '';
+  // The current line is over MAX_LINE_LENGTH and already named: the rest of it is skipped, not kept.
+  let skipping = false;
   const readLine = (line: string): void => {
     lineNumber++;
     const text = line.trim();
@@ -60,28 +83,37 @@ export async function* csvUserIds(chunks: AsyncIterable<Buffer | string> | Itera
       return;
     }
     const parsed = canonicalUserId(text.replace(/^\uFEFF/, ''));
-    if (parsed === null) {
-      throw invalidRequest(`line ${lineNumber}: ${show(text)} is not a user id (${ID_RULE})`);
+    if (parsed === null) bad.add(() => `line ${lineNumber}: ${show(text)} is not a user id (${ID_RULE})`);
+    else if (bad.count === 0) batch.push(parsed);
+  };
+  const endLine = (line: string): void => {
+    if (skipping) {
+      lineNumber++;
+      skipping = false;
+    } else {
+      readLine(line);
     }
-    batch.push(parsed);
   };
   for await (const chunk of chunks) {
     const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
     let start = 0;
     for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      readLine(text.slice(start, end));
+      endLine(text.slice(start, end));
       start = end + 1;
     }
     rest = text.slice(start);
-    if (rest.length > 1000) {
-      throw invalidRequest(`line ${lineNumber + 1}: ${show(rest)} is not a user id (${ID_RULE})`);
+    if (rest.length > MAX_LINE_LENGTH) {
+      if (!skipping) bad.add(() => `line ${lineNumber + 1}: ${show(rest)} is not a user id (${ID_RULE})`);
+      skipping = true;
+      rest = '';
     }
-    if (batch.length >= CSV_BATCH_SIZE) {
+    if (bad.count === 0 && batch.length >= CSV_BATCH_SIZE) {
       yield batch;
       batch = [];
     }
   }
   rest += decoder.end();
-  if (rest !== '') readLine(rest);
+  if (rest !== '' || skipping) endLine(rest);
+  bad.check();
   if (batch.length > 0) yield batch;
 }

@@ -156,3 +156,29 @@ export async function isCurrentMember(manager: EntityManager, target: Generation
   );
   return records.length > 0;
 }
+
+/** The user's rows in the tenant's cohorts, of every generation (one range of `ix_cohort_members_tenant_user`). */
+export async function rowsOfUser(manager: EntityManager, tenantId: string, userId: string): Promise<Generation[]> {
+  const { records } = await run(manager, 'SELECT cohort_id, generation FROM cohort_members WHERE tenant_id = ? AND user_id = ?', [
+    tenantId,
+    userId,
+  ]);
+  return records.map((row) => ({ tenantId, cohortId: Number(row.cohort_id), generation: Number(row.generation) }));
+}
+
+/** Deletes the user's rows of the cohort in generations below `below` (every generation without it). */
+export async function deleteUserRows(
+  manager: EntityManager,
+  tenantId: string,
+  cohortId: number,
+  userId: string,
+  below?: number,
+): Promise<void> {
+  const filter = below === undefined ? '' : ' AND generation < ?';
+  await run(manager, `DELETE FROM cohort_members WHERE tenant_id = ? AND cohort_id = ? AND user_id = ?${filter}`, [
+    tenantId,
+    cohortId,
+    userId,
+    ...(below === undefined ? [] : [below]),
+  ]);
+}

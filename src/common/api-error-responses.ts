@@ -51,11 +51,7 @@ export const BAD_TENANT_EXAMPLE: ErrorExample = [
   "header 'x-tenant-id' must be 1-64 characters of A-Z, a-z, 0-9, '.', '_' or '-'",
 ];
 
-/** The messages the service answers these codes with (security guard, rate limiter, filter, body parser). */
-export const UNAUTHORIZED_EXAMPLE: ErrorExample = [
-  ErrorCode.UNAUTHORIZED,
-  'a valid API key is required in Authorization: Bearer <key> or x-api-key',
-];
+/** The messages the service answers these codes with (rate limiter, filter, body parser). */
 const RATE_LIMITED_EXAMPLE: ErrorExample = [ErrorCode.RATE_LIMITED, 'rate limit of 600 requests a minute exceeded, retry in 1 minute'];
 const INTERNAL_ERROR_EXAMPLE: ErrorExample = [ErrorCode.INTERNAL_ERROR, 'internal error'];
 export const SERVICE_UNAVAILABLE_EXAMPLE: ErrorExample = [ErrorCode.SERVICE_UNAVAILABLE, 'the database is unavailable, retry later'];
@@ -64,14 +60,15 @@ const UNSUPPORTED_MEDIA_TYPE_EXAMPLE: ErrorExample = [ErrorCode.UNSUPPORTED_MEDI
 
 /**
  * The error answers any mounted route can give beside its own 400s (docs/decisions/0001-wire-rules-and-errors.md,
- * docs/decisions/0010-roles-keys-and-tokens.md); every route documents them through its mount (mountControllers).
+ * docs/decisions/0010-roles-keys-and-tokens.md); every route documents them through its mount (mountControllers),
+ * which knows the 401 of its API's keys.
  */
-export const ApiCommonErrorResponses = (): ClassDecorator =>
+export const ApiCommonErrorResponses = (unauthorized: ErrorAnswer): ClassDecorator =>
   applyDecorators(
     ApiUnauthorizedResponse({
       type: ErrorEnvelopeDto,
-      description: 'UNAUTHORIZED: API keys are configured for this prefix and neither Authorization: Bearer <key> nor x-api-key holds one',
-      examples: errorExamples([UNAUTHORIZED_EXAMPLE]),
+      description: unauthorized.description,
+      examples: errorExamples(unauthorized.examples),
     }),
     ApiTooManyRequestsResponse({
       type: ErrorEnvelopeDto,

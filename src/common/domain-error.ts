@@ -20,4 +20,13 @@ export class DomainError extends Error {
 export const databaseUnavailable = (): DomainError =>
   new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'the database is unavailable, retry later', { 'retry-after': '5' });
 
+/**
+ * What a client is told when its transaction kept losing to conflicting writes (deadlocks, or lost
+ * certification on Galera): nothing was written, and the same request can succeed a moment later.
+ */
+export const conflictingWrites = (): DomainError =>
+  new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'too many conflicting writes at once, nothing was changed; retry later', {
+    'retry-after': '1',
+  });
+
 export const invalidRequest = (message: string): DomainError => new DomainError(ErrorCode.INVALID_REQUEST, message);

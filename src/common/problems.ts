@@ -9,12 +9,20 @@ export interface Problem {
 /** How many problems one error message names; the rest are counted. */
 export const MAX_PROBLEMS_NAMED = 20;
 
-/** `path: problem; path: problem` — the first 20, then how many more there are. */
-export function joinProblems(problems: readonly Problem[]): string {
-  const named = problems.slice(0, MAX_PROBLEMS_NAMED).map(({ path, message }) => `${path}: ${message}`);
-  const more = problems.length - named.length;
-  return named.join('; ') + (more > 0 ? `; and ${more} more` : '');
+/**
+ * One message of many problems: the first 20 texts separated by `; `, then how many more there are
+ * (`total`, when more were found than kept).
+ */
+export function joinProblemTexts(texts: readonly string[], total = texts.length): string {
+  const more = total - Math.min(texts.length, MAX_PROBLEMS_NAMED);
+  return texts.slice(0, MAX_PROBLEMS_NAMED).join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
+
+/** A problem as `path: problem` (a rule's, a list's entries). */
+export const problemText = ({ path, message }: Problem): string => `${path}: ${message}`;
+
+/** `path: problem; path: problem` — the first 20, then how many more there are. */
+export const joinProblems = (problems: readonly Problem[]): string => joinProblemTexts(problems.map(problemText));
 
 /** A JSON path one step down: `.key` for object keys, `[i]` for list indices. */
 export const pathTo = (path: string, key: string | number): string =>
@@ -79,11 +87,9 @@ export function validationProblems(errors: readonly ValidationError[], parentPat
   });
 }
 
+/** A field problem as a sentence: `name must be a string`, `each value in tags must be a string`. */
+export const fieldProblemSentence = ({ path, message }: Problem): string =>
+  message.startsWith('each value ') ? `${EACH_VALUE}${path} ${message.slice('each value '.length)}` : `${path} ${message}`;
+
 /** `name must be a string; each value in tags must be a string` — field problems as sentences, the first 20, then how many more. */
-export function fieldProblemsText(problems: readonly Problem[]): string {
-  const sentences = problems.map(({ path, message }) =>
-    message.startsWith('each value ') ? `${EACH_VALUE}${path} ${message.slice('each value '.length)}` : `${path} ${message}`,
-  );
-  const more = sentences.length - MAX_PROBLEMS_NAMED;
-  return sentences.slice(0, MAX_PROBLEMS_NAMED).join('; ') + (more > 0 ? `; and ${more} more` : '');
-}
+export const fieldProblemsText = (problems: readonly Problem[]): string => joinProblemTexts(problems.map(fieldProblemSentence));

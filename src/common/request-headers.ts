@@ -81,6 +81,19 @@ export function parseSdkUserId(headers: Headers): string {
   return userId;
 }
 
+/**
+ * The (tenant, app user) an SDK request names, or null when either header is malformed or the
+ * user absent (the route then answers 400): for what is keyed by user before the route runs
+ * (rate limits, the per-user gate). `042` and `42` are one user.
+ */
+export function sdkUserOf(headers: Headers): { tenantId: string; userId: string } | null {
+  try {
+    return { tenantId: parseTenantId(headers), userId: parseSdkUserId(headers) };
+  } catch {
+    return null;
+  }
+}
+
 /** `x-source` of event writes (docs/behaviour.md#event-definitions): the system that sent them, stored with the event. */
 export const DEFAULT_EVENT_SOURCE = 'admin-api';
 const MAX_EVENT_SOURCE_LENGTH = 255;

@@ -1,3 +1,5 @@
+import { invalidRequest } from './domain-error';
+
 /**
  * App user ids (docs/decisions/0001-wire-rules-and-errors.md): signed 64-bit integers (Java longs on the devices), kept
  * and compared as canonical decimal strings (`042` → `42`, `-0` → `0`). Every parser of a user id
@@ -9,12 +11,17 @@ const DECIMAL_INTEGER = /^-?\d+$/;
 const MAX_LONG_DIGITS = 19;
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
+/** Without leading zeros and at most 18 digits: within a long and canonical as it is (most ids; no BigInt needed). */
+const PLAIN_LONG = /^(?:-?[1-9]\d{0,17}|0)$/;
 
 /** An optional sign and decimal digits, nothing else (no spaces, no exponent). */
 export const isDecimalInteger = (text: string): boolean => DECIMAL_INTEGER.test(text);
 
 /** A decimal integer that fits a signed 64-bit long, as its canonical decimal string; null for anything else. */
 export function canonicalUserId(text: string): string | null {
+  if (PLAIN_LONG.test(text)) {
+    return text;
+  }
   if (!isDecimalInteger(text)) {
     return null;
   }
@@ -35,4 +42,13 @@ export function userIdValue(value: unknown): string | null {
     return canonicalUserId(String(value));
   }
   return null;
+}
+
+/** A user id in a path (`/cohorts/{name}/members/{userId}`, `/app-users/{userId}`), canonical; else 400 `INVALID_REQUEST`. */
+export function userIdParam(text: string): string {
+  const userId = canonicalUserId(text);
+  if (userId === null) {
+    throw invalidRequest(`userId ${JSON.stringify(text)} is not a signed 64-bit integer`);
+  }
+  return userId;
 }

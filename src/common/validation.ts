@@ -1,13 +1,20 @@
-import { ArgumentMetadata, Body, Query, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Body, PipeTransform, Query, ValidationPipe } from '@nestjs/common';
 import { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
-import { fieldProblemsText, validationProblems } from './problems';
+import { fieldProblemSentence, joinProblemTexts, validationProblems } from './problems';
 
 /**
- * "name must be a string; tags must be an array; rule is required": every problem of a body, in one message
- * (docs/decisions/0014-admin-console.md).
+ * A refused body: every problem, in one message ("name must be a string; tags must be an array; rule is
+ * required", docs/decisions/0014-admin-console.md), each kept as the message shows it so that a pipe can add more.
  */
-export const describeValidationErrors = (errors: readonly ValidationError[]): string => fieldProblemsText(validationProblems(errors));
+export class BodyProblems extends DomainError {
+  constructor(
+    code: ErrorCode,
+    readonly texts: readonly string[],
+  ) {
+    super(code, joinProblemTexts(texts));
+  }
+}
 
 export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -25,7 +32,10 @@ class StrictValidationPipe extends ValidationPipe {
       whitelist: false,
       forbidUnknownValues: true,
       validationError: { target: false, value: true },
-      exceptionFactory: (errors) => new DomainError(code, describeValidationErrors(errors) || 'invalid request body'),
+      exceptionFactory: (errors) => {
+        const texts = validationProblems(errors).map(fieldProblemSentence);
+        return new BodyProblems(code, texts.length > 0 ? texts : ['invalid request body']);
+      },
     });
   }
 
@@ -51,6 +61,39 @@ export function validationPipe(code: ErrorCode = ErrorCode.INVALID_REQUEST): Val
 
 /** `@Body()` validated against its DTO; failures answer 400 with `code`. */
 export const ValidBody = (code: ErrorCode = ErrorCode.INVALID_REQUEST): ParameterDecorator => Body(validationPipe(code));
+
+/** What else a body breaks beyond its DTO's rules (what its service refuses next), each as the message shows it. */
+export type BodyChecks = (body: Record<string, unknown>) => string[];
+
+/**
+ * A body validated against its DTO, and, when the DTO refuses it, checked by `checks` too, so that one answer
+ * names every problem of the body instead of one kind per round trip (docs/decisions/0014-admin-console.md).
+ * A body the DTO takes goes on to the service, which runs the same checks (and those needing the database)
+ * and names all their problems at once. The checks look only at fields of the right type (the DTO names the others).
+ */
+export class CheckedBodyPipe implements PipeTransform {
+  constructor(
+    protected readonly code: ErrorCode,
+    private readonly checks: BodyChecks = () => [],
+  ) {}
+
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return await validationPipe(this.code).transform(value, metadata);
+    } catch (error) {
+      if (!(error instanceof BodyProblems) || !isJsonObject(value)) throw error;
+      const more = this.moreProblems(value);
+      throw more.length > 0 ? new BodyProblems(this.code, [...error.texts, ...more]) : error;
+    }
+  }
+
+  protected moreProblems(body: Record<string, unknown>): string[] {
+    return this.checks(body);
+  }
+}
+
+/** `@Body()` as CheckedBodyPipe: validated against its DTO, every problem of `checks` named with the DTO's. */
+export const CheckedBody = (code: ErrorCode, checks: BodyChecks): ParameterDecorator => Body(new CheckedBodyPipe(code, checks));
 
 /** `@Query()` validated against its DTO; failures answer 400 with `code`. */
 export const ValidQuery = (code: ErrorCode = ErrorCode.INVALID_REQUEST): ParameterDecorator => Query(validationPipe(code));

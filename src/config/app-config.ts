@@ -1,5 +1,6 @@
 import { DEFAULT_COHORT_UPLOAD_LIMIT_BYTES } from '../cohorts/member-uploads';
 import { APPROVER_ROLE } from '../approvals/approval-rules';
+import { DEFAULT_SDK_BODY_LIMIT_BYTES } from '../http/sdk-request-limits';
 import { AdminApiKey, parseAdminApiKeys } from '../security/admin-api-keys';
 import { roleAllows } from '../security/admin-roles';
 import { appUserTokenOptionsProblem, AppUserTokenOptionNames, AppUserTokenOptions } from '../security/app-user-tokens';
@@ -27,6 +28,8 @@ export interface AppConfig {
   adminPrefixAliases: string[];
   sdkPrefix: string;
   bodyLimitBytes: number;
+  /** The launch and delta routes' own body limit, at most `bodyLimitBytes` (a device's deltas are a few KB). */
+  sdkBodyLimitBytes: number;
   /** `['*']` allows every origin. */
   corsOrigins: string[];
   logLevel: LogLevel;
@@ -208,6 +211,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     adminPrefixAliases,
     sdkPrefix,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    sdkBodyLimitBytes: integer(env, 'SDK_BODY_LIMIT_BYTES', DEFAULT_SDK_BODY_LIMIT_BYTES, 1024),
     corsOrigins: list(env, 'CORS_ORIGINS').length > 0 ? list(env, 'CORS_ORIGINS') : ['*'],
     logLevel,
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 10_000, 0),

@@ -5,7 +5,6 @@ import {
   EditedCta,
   editRefusal,
   IN_PLAY_STATUSES,
-  isServableAt,
   keepsUserStateAt,
   LIVE_EDIT_STATUSES,
   RUNNING_STATUSES,
@@ -33,22 +32,21 @@ describe('status sets', () => {
   });
 });
 
-describe('isServableAt and keepsUserStateAt', () => {
-  it.each<[string, Partial<CtaTiming>, boolean, boolean]>([
-    ['a live CTA', {}, true, true],
-    ['a live CTA before its end', { endTime: NOW + 1 }, true, true],
-    ['a live CTA at its end, not yet concluded', { endTime: NOW }, false, true],
-    ['a scheduled CTA at its start', { status: 'scheduled', startTime: NOW }, true, true],
-    ['a scheduled CTA before its start', { status: 'scheduled', startTime: NOW + 1 }, false, false],
-    ['a scheduled CTA without a start', { status: 'scheduled' }, false, false],
-    ['a paused CTA', { status: 'paused' }, false, true],
-    ['a draft CTA', { status: 'draft' }, false, false],
-    ['a concluded CTA', { status: 'concluded' }, false, false],
-    ['a terminated CTA', { status: 'terminated' }, false, false],
-    ['a test CTA before its expiry', { isTest: true, expiresAt: NOW + 1 }, true, true],
-    ['a test CTA at its expiry', { isTest: true, expiresAt: NOW }, false, false],
-  ])("%s: served %p, keeps its users' state %p", (_case, fields, servable, keepsState) => {
-    expect(isServableAt(cta(fields), NOW)).toBe(servable);
+describe('keepsUserStateAt', () => {
+  it.each<[string, Partial<CtaTiming>, boolean]>([
+    ['a live CTA', {}, true],
+    ['a live CTA before its end', { endTime: NOW + 1 }, true],
+    ['a live CTA at its end, not yet concluded', { endTime: NOW }, true],
+    ['a scheduled CTA at its start', { status: 'scheduled', startTime: NOW }, true],
+    ['a scheduled CTA before its start', { status: 'scheduled', startTime: NOW + 1 }, false],
+    ['a scheduled CTA without a start', { status: 'scheduled' }, false],
+    ['a paused CTA', { status: 'paused' }, true],
+    ['a draft CTA', { status: 'draft' }, false],
+    ['a concluded CTA', { status: 'concluded' }, false],
+    ['a terminated CTA', { status: 'terminated' }, false],
+    ['a test CTA before its expiry', { isTest: true, expiresAt: NOW + 1 }, true],
+    ['a test CTA at its expiry', { isTest: true, expiresAt: NOW }, false],
+  ])("%s: keeps its users' state %p", (_case, fields, keepsState) => {
     expect(keepsUserStateAt(cta(fields), NOW)).toBe(keepsState);
   });
 });

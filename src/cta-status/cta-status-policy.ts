@@ -33,7 +33,7 @@ export const TAG_LINKABLE_STATUSES: readonly CtaStatus[] = ['draft', 'paused'];
 /** A tag changes only while none of the CTAs it links, before or after the change, is running (docs/decisions/0004-behaviour-tags.md). */
 export const TAG_CHANGEABLE_STATUSES: readonly CtaStatus[] = CTA_STATUSES.filter((status) => !RUNNING_STATUSES.includes(status));
 
-/** What decides whether a CTA is served at a given time. */
+/** What decides whether a CTA is served at a given time (the launch's decision: `serving/serving-decision.ts`). */
 export interface CtaTiming {
   status: CtaStatus;
   startTime: number | null;
@@ -43,19 +43,12 @@ export interface CtaTiming {
 }
 
 /** A scheduled CTA counts as live once its start has passed (docs/decisions/0002-status-lifecycle-and-live-edits.md), whether or not the periodic job has moved it yet. */
-const startedBy = (cta: Pick<CtaTiming, 'status' | 'startTime'>, now: number): boolean =>
+export const startedBy = (cta: Pick<CtaTiming, 'status' | 'startTime'>, now: number): boolean =>
   cta.status !== 'scheduled' || (cta.startTime !== null && cta.startTime <= now);
 
 /** A test CTA runs until it expires (docs/decisions/0005-test-ctas.md). */
-const unexpiredAt = (cta: Pick<CtaTiming, 'isTest' | 'expiresAt'>, now: number): boolean =>
+export const unexpiredAt = (cta: Pick<CtaTiming, 'isTest' | 'expiresAt'>, now: number): boolean =>
   !cta.isTest || (cta.expiresAt !== null && cta.expiresAt > now);
-
-/**
- * Whether devices get the CTA at `now`, before its cohorts or test users are looked at (docs/decisions/0006-user-state-merge.md step 3):
- * running and started, its end not reached, and a test CTA not expired.
- */
-export const isServableAt = (cta: CtaTiming, now: number): boolean =>
-  RUNNING_STATUSES.includes(cta.status) && startedBy(cta, now) && unexpiredAt(cta, now) && (cta.endTime === null || cta.endTime > now);
 
 /**
  * Whether a CTA's users keep their state at `now` (docs/decisions/0006-user-state-merge.md step 4): while it runs (started, a test CTA

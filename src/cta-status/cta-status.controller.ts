@@ -5,7 +5,7 @@ import { API_TAG } from '../api-docs/api-tags';
 import { OPTIONAL_USER_HEADER } from '../common/api-headers';
 import { EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { TenantId } from '../common/request-headers';
-import { CTA_ID_PARAM } from '../ctas/cta-api-examples';
+import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
 import { ChangeOrigin } from '../audit/change-origin';
 import { CTA_STATUS_ERRORS, STATUS_ACTION_PARAM } from './cta-status-api-examples';
 import { CtaStatusService } from './cta-status.service';
@@ -19,6 +19,7 @@ export class CtaStatusController {
   @Put(':ctaId/:action')
   @AdminEndpoint({
     summary: "Change a CTA's status",
+    exampleNeeds: EXAMPLE_NEEDS.editableCta,
     description:
       'live: from draft or paused (startTime := now). pause: from live or scheduled. schedule: from draft or paused, ' +
       'only when startTime is set and not in the past. conclude: from live or paused (endTime := now). ' +

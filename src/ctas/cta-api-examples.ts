@@ -1,9 +1,9 @@
 /**
- * Swagger examples of the console's flow (docs/decisions/0014-admin-console.md). On an empty database they run in
- * this order: the events of the rule (events controller), this CTA (id 1: the first CTA
- * of an empty database), the behaviour tag linking it, go live, a launch. Every rule and
- * tag here is one devices can run (docs/decisions/0003-device-rule-grammar.md, 0004-behaviour-tags.md): it is the shared
- * example body.
+ * Swagger examples of the console's flow (docs/decisions/0014-admin-console.md). On an empty database they run
+ * top to bottom as the page lists them: this CTA (id 1: the first CTA of an empty database), the behaviour
+ * tag linking it, go live, ..., a launch; each example either runs on its own on an empty database or says
+ * in its summary what it needs first (`exampleNeeds`). Every rule and tag here is one devices can run
+ * (docs/decisions/0003-device-rule-grammar.md, 0004-behaviour-tags.md): it is the shared example body.
  */
 
 import { BAD_TENANT_EXAMPLE, type ErrorExample, type RouteErrors } from '../common/api-error-responses';
@@ -100,6 +100,14 @@ export const RECORD_EXAMPLE = {
   tenantId: 'default',
 };
 
+/** What the CTA examples need (exampleNeeds of their routes). */
+export const EXAMPLE_NEEDS = {
+  cta: `CTA ${FLOW_CTA_ID}: Create a CTA first`,
+  editableCta: `CTA ${FLOW_CTA_ID} in draft or paused: Create a CTA first`,
+  restore: `CTA ${FLOW_CTA_ID} and its audit entry 1: Create a CTA as the first write to an empty database`,
+  testCta: `test CTA ${FLOW_TEST_CTA_ID}: Create a CTA, then Create a test CTA, on an empty database`,
+};
+
 /** The path parameter of the routes of one CTA. */
 export const CTA_ID_PARAM = {
   name: 'ctaId',
@@ -122,6 +130,9 @@ export const FILTER_VALUES_EXAMPLE = {
   tags: ['onboarding', 'store'],
   createdBy: ['ops@example.com'],
 };
+
+/** The create example as the validate endpoint checks it, valid whatever CTAs exist: the name is optional there. */
+const { name: _named, ...VALIDATE_EXAMPLE } = CREATE_EXAMPLE;
 
 /** A rule with problems of both kinds, for the validate endpoint's examples. */
 const INVALID_EXAMPLE = {
@@ -148,7 +159,11 @@ const INVALID_EXAMPLE = {
 /** The request bodies of the CTA routes, named as Swagger UI lists them. */
 export const CTA_BODY_EXAMPLES = {
   create: { 'first-purchase-reminder': { summary: 'a banner, then a popup, for new users in the store', value: CREATE_EXAMPLE } },
-  validate: { valid: { value: CREATE_EXAMPLE }, invalid: { value: INVALID_EXAMPLE } },
+  validate: {
+    // Without its name: the create example's name, once taken, would make it invalid.
+    valid: { summary: 'the create example without its name', value: VALIDATE_EXAMPLE },
+    invalid: { summary: 'a rule with two problems', value: INVALID_EXAMPLE },
+  },
   update: {
     'first-purchase-reminder': {
       summary: 'the created CTA, unchanged (times omitted, so kept): also taken while it is live',
@@ -308,10 +323,15 @@ export const TEST_CTA_ERRORS = {
   create: {
     400: {
       description:
-        'CTA_CREATION_ERROR: invalid userIds (empty, over 1000, not 64-bit integers), expiresInMinutes outside 1-43200, ' +
-        'a malformed previousCtaId or an invalid rule (the message lists every problem with its field path); INVALID_REQUEST: missing user header',
+        'CTA_CREATION_ERROR: invalid userIds (empty, over 1000, entries not 64-bit integers), expiresInMinutes outside 1-43200, ' +
+        'a malformed previousCtaId or an invalid rule (one message lists every problem with its field path); INVALID_REQUEST: missing user header',
       examples: [
         [ErrorCode.CTA_CREATION_ERROR, 'userIds must be an array; expiresInMinutes must not be greater than 43200'],
+        [
+          ErrorCode.CTA_CREATION_ERROR,
+          'userIds[1] must be a user id: an integer (a decimal string beyond 2^53) that fits a signed 64-bit long; ' +
+            'rule.stateToAction.2: "popup" is not an actionId of rule.actions',
+        ],
         [ErrorCode.INVALID_REQUEST, "header 'user' is required"],
       ],
     },

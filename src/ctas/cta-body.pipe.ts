@@ -1,10 +1,10 @@
-import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
+import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '../common/error-code';
-import { fieldProblemsText, joinProblems } from '../common/problems';
-import { isJsonObject, validationPipe } from '../common/validation';
+import { fieldProblemSentence, problemText } from '../common/problems';
+import { CheckedBodyPipe, isJsonObject } from '../common/validation';
 import { checkCtaRule, RuleCheckOptions } from './cta-rule';
 import { CtasService } from './ctas.service';
+import { previousCtaIdProblem, testUserIdProblems } from './test-user-ids';
 
 /**
  * The body pipe of CTA create and update (`@Body(CtaBodyPipe)`): the fields are checked as by
@@ -12,34 +12,29 @@ import { CtasService } from './ctas.service';
  * times' — joins them, so one answer names every problem of the body (docs/decisions/0014-admin-console.md).
  */
 @Injectable()
-export class CtaBodyPipe implements PipeTransform {
-  protected readonly code: ErrorCode = ErrorCode.INVALID_REQUEST;
+export class CtaBodyPipe extends CheckedBodyPipe {
   protected readonly ruleOptions: RuleCheckOptions = {};
   /** Whether a time in the past is for the CTA's status to judge (an update's), not the window's. */
   protected readonly pastAllowed: boolean = false;
 
-  constructor(private readonly ctas: CtasService) {}
+  constructor(private readonly ctas: CtasService) {
+    super(ErrorCode.INVALID_REQUEST);
+  }
 
-  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    try {
-      return await validationPipe(this.code).transform(value, metadata);
-    } catch (error) {
-      if (!(error instanceof DomainError) || !isJsonObject(value)) throw error;
-      const more = [this.ruleProblems(value.rule), this.timeProblems(value)].filter(Boolean);
-      throw more.length > 0 ? new DomainError(this.code, [error.message, ...more].join('; ')) : error;
-    }
+  protected override moreProblems(body: Record<string, unknown>): string[] {
+    return [...this.ruleProblems(body.rule), ...this.timeProblems(body)];
   }
 
   /** The rule checker's problems, when the rule is an object at all (else the fields already say so). */
-  private ruleProblems(rule: unknown): string {
-    return isJsonObject(rule) ? joinProblems(checkCtaRule(rule, this.ruleOptions).problems) : '';
+  private ruleProblems(rule: unknown): string[] {
+    return isJsonObject(rule) ? checkCtaRule(rule, this.ruleOptions).problems.map(problemText) : [];
   }
 
   /** The times' problems, for the times that are integers (else the fields already say so). */
-  protected timeProblems(body: Record<string, unknown>): string {
+  protected timeProblems(body: Record<string, unknown>): string[] {
     const integer = (time: unknown): number | undefined => (Number.isSafeInteger(time) ? (time as number) : undefined);
     const times = { startTime: integer(body.startTime), endTime: integer(body.endTime) };
-    return fieldProblemsText(this.ctas.timeProblems(times, undefined, { pastAllowed: this.pastAllowed }));
+    return this.ctas.timeProblems(times, undefined, { pastAllowed: this.pastAllowed }).map(fieldProblemSentence);
   }
 }
 
@@ -49,13 +44,22 @@ export class CtaUpdateBodyPipe extends CtaBodyPipe {
   protected override readonly pastAllowed = true;
 }
 
-/** The same for test CTA create: its own code, and no times. */
+/** The same for test CTA create: its own code, no times, and the user ids and the replaced test CTA beside the rule. */
 @Injectable()
 export class TestCtaBodyPipe extends CtaBodyPipe {
   protected override readonly code = ErrorCode.CTA_CREATION_ERROR;
   protected override readonly ruleOptions = { testCta: true };
 
-  protected override timeProblems(): string {
-    return '';
+  protected override moreProblems(body: Record<string, unknown>): string[] {
+    const previous = previousCtaIdProblem(body.previousCtaId);
+    return [
+      ...(Array.isArray(body.userIds) ? testUserIdProblems(body.userIds) : []),
+      ...(previous === null ? [] : [previous]),
+      ...super.moreProblems(body),
+    ];
+  }
+
+  protected override timeProblems(): string[] {
+    return [];
   }
 }

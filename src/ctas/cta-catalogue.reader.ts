@@ -24,6 +24,15 @@ export class CtaCatalogueReader {
     });
   }
 
+  /** The names of the tenant's CTAs `ids`, by id (the explain tool names the CTAs it explains). */
+  async namesOf(tenantId: string, ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) {
+      return new Map();
+    }
+    const rows = await this.dataSource.manager.find(CtaEntity, { select: { id: true, name: true }, where: { tenantId, id: In(ids) } });
+    return new Map(rows.map((row) => [Number(row.id), row.name]));
+  }
+
   /** The users each of the given test CTAs is served to. */
   async testUsersOf(tenantId: string, testCtaIds: number[]): Promise<CatalogueTestUserRow[]> {
     if (testCtaIds.length === 0) {

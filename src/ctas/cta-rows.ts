@@ -59,3 +59,28 @@ export function whereCtaStatusIn<T extends object>(
     { ctaStatuses: statuses },
   );
 }
+
+/**
+ * Ids of the tenant's CTAs in one of `statuses` whose rule reacts to the event `eventName` (a key of its
+ * `stateTransition`), ascending; test CTAs count until they expire at `now`. The rule text is searched for
+ * the quoted name first, so only the rules that mention it are parsed.
+ */
+export async function ctasReactingTo(
+  manager: EntityManager,
+  tenantId: string,
+  eventName: string,
+  statuses: readonly CtaStatus[],
+  now: number,
+): Promise<number[]> {
+  const rows = await manager
+    .createQueryBuilder(CtaEntity, 'cta')
+    .select(['cta.id', 'cta.rule', 'cta.isTest', 'cta.expiresAt'])
+    .where('cta.tenantId = :tenantId AND cta.status IN (:...statuses)', { tenantId, statuses })
+    .andWhere("cta.rule LIKE :quoted ESCAPE '!'", { quoted: `%${JSON.stringify(eventName).replace(/[!%_]/g, '!$&')}%` })
+    .orderBy('cta.id', 'ASC')
+    .getMany();
+  return rows
+    .filter((cta) => !cta.isTest || (cta.expiresAt !== null && cta.expiresAt > now))
+    .filter(({ rule }) => Object.hasOwn(rule.stateTransition, eventName))
+    .map((cta) => cta.id);
+}

@@ -1,7 +1,7 @@
 import { ALL_USERS_COHORT } from '../cohorts/cohort-provider';
 import { DomainError } from '../common/domain-error';
 import type { ErrorCode } from '../common/error-code';
-import { joinProblems, pathTo as at, Problem } from '../common/problems';
+import { joinProblemTexts, pathTo as at, Problem, problemText } from '../common/problems';
 import {
   ACTION_TYPES,
   COMPARISONS_BY_PROPERTY_TYPE,
@@ -53,11 +53,19 @@ export function checkCtaRule(value: unknown, options: RuleCheckOptions = {}): Ru
   return new RuleChecker(options).run(value);
 }
 
-/** The stored form of a valid rule; otherwise a `DomainError(code)` naming every problem (the first 20). */
-export function validateCtaRule(value: unknown, code: ErrorCode, options: RuleCheckOptions = {}): CtaRule {
+/**
+ * The stored form of a valid rule; otherwise a `DomainError(code)` naming every problem (the first 20),
+ * after `otherProblems` of the same body, so one answer names them all.
+ */
+export function validateCtaRule(
+  value: unknown,
+  code: ErrorCode,
+  options: RuleCheckOptions = {},
+  otherProblems: readonly string[] = [],
+): CtaRule {
   const { rule, problems } = checkCtaRule(value, options);
-  if (problems.length > 0 || rule === null) {
-    throw new DomainError(code, joinProblems(problems));
+  if (problems.length > 0 || rule === null || otherProblems.length > 0) {
+    throw new DomainError(code, joinProblemTexts([...otherProblems, ...problems.map(problemText)]));
   }
   return rule;
 }

@@ -7,6 +7,7 @@ import { Problem, validationProblems } from '../common/problems';
 import { EventsService } from '../events/events.service';
 import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
 import { checkCtaRule } from './cta-rule';
+import type { CtaRule } from './cta.types';
 import { CtasService } from './ctas.service';
 import { ValidateCtaDto } from './dto/cta-body.dto';
 
@@ -17,6 +18,17 @@ export interface CtaValidationReport {
   errors: Problem[];
   /** What create accepts but an operator should see before going live. */
   warnings: Problem[];
+}
+
+/** A CTA body as `CtaValidationService.check` found it. */
+export interface CheckedCtaBody {
+  dto: ValidateCtaDto;
+  /** The rule as create would store it; null when `rule` is not an object. */
+  rule: CtaRule | null;
+  /** What create would refuse (with paths), a taken name apart. */
+  errors: Problem[];
+  /** Values create would store otherwise than sent (a boolean filter sent as a string). */
+  normalised: Problem[];
 }
 
 /**
@@ -35,6 +47,21 @@ export class CtaValidationService {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw invalidRequest('the body must be a JSON object: a CTA create body (name optional)');
     }
+    const { dto, rule, errors, normalised } = await this.check(body);
+    if (typeof dto.name === 'string' && !errors.some((error) => error.path === 'name') && (await this.ctas.nameTaken(tenantId, dto.name))) {
+      errors.push({ path: 'name', message: `a CTA named '${dto.name}' already exists` });
+    }
+    // A value create would store otherwise than sent (a boolean filter sent as a string) is worth seeing too.
+    const warnings = rule === null ? [] : [...normalised, ...(await this.warnings(tenantId, rule))];
+    return { valid: errors.length === 0, errors, warnings };
+  }
+
+  /**
+   * A create body (`name` optional) checked as create checks it, but for the uniqueness of its name:
+   * every problem, and the body with the rule as it would be stored (null when it is not an object).
+   * Also what the journey simulator checks a CTA body with.
+   */
+  async check(body: object): Promise<CheckedCtaBody> {
     const dto = plainToInstance(ValidateCtaDto, body);
     // The same options as the body pipe of create; the rule is the rule checker's (all its problems, not only "must be an object").
     const fieldErrors = await validate(dto, { forbidUnknownValues: true, validationError: { target: false, value: true } });
@@ -45,12 +72,7 @@ export class CtaValidationService {
     if (timesValid) {
       errors.push(...this.ctas.timeProblems(dto));
     }
-    if (typeof dto.name === 'string' && !errors.some((error) => error.path === 'name') && (await this.ctas.nameTaken(tenantId, dto.name))) {
-      errors.push({ path: 'name', message: `a CTA named '${dto.name}' already exists` });
-    }
-    // A value create would store otherwise than sent (a boolean filter sent as a string) is worth seeing too.
-    const warnings = rule === null ? [] : [...normalised, ...(await this.warnings(tenantId, rule))];
-    return { valid: errors.length === 0, errors, warnings };
+    return { dto, rule, errors, normalised };
   }
 
   private async warnings(tenantId: string, rule: Record<string, unknown>): Promise<Problem[]> {

@@ -22,6 +22,7 @@ import {
   PAGE_EXAMPLE,
   RECORD_EXAMPLE,
   VALIDATION_EXAMPLES,
+  EXAMPLE_NEEDS,
 } from './cta-api-examples';
 import { CTA_ID_SCHEMA, CtaFilterValuesDto, CtaPageDto, CtaRecordDto, CtaValidationReportDto } from './dto/cta-record.dto';
 import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
@@ -96,6 +97,7 @@ export class CtasController {
   @Get(':ctaId')
   @AdminEndpoint({
     summary: 'Get one CTA with its behaviour tags and full rule (including the derived ctaValidTill)',
+    exampleNeeds: EXAMPLE_NEEDS.cta,
     role: 'viewer',
     params: [CTA_ID_PARAM],
     answers: { data: CtaRecordDto, description: 'the CTA', example: RECORD_EXAMPLE },
@@ -108,6 +110,7 @@ export class CtasController {
   @Put(':ctaId')
   @AdminEndpoint({
     summary: 'Update a CTA (a live or scheduled one only in ways devices can absorb)',
+    exampleNeeds: EXAMPLE_NEEDS.cta,
     description:
       'Replaces tags, team and rule; an omitted description, startTime or endTime keeps its value, an explicit null clears it. ' +
       '`name` cannot be sent. Draft and paused CTAs take any valid body. Live and scheduled CTAs take an update that keeps ' +
@@ -137,13 +140,13 @@ export class CtasController {
   @Post(':ctaId/restore/:auditId')
   @AdminEndpoint({
     summary: 'Restore a CTA to a version in its history',
+    exampleNeeds: EXAMPLE_NEEDS.restore,
     description:
       "Puts description, tags, team, startTime, endTime and rule back to the `after` of one of the CTA's audit entries " +
       '(GET /ctas/{ctaId}/history). It is an update in every respect — the same validation, and a live or scheduled CTA ' +
       'only to a version with the same state graph and times its status allows — and is recorded as a `restore` entry. ' +
       'The request body is ignored.',
     role: 'publisher',
-    tags: [API_TAG.audit],
     params: [
       CTA_ID_PARAM,
       {

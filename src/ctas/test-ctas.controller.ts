@@ -8,7 +8,7 @@ import { TenantId } from '../common/request-headers';
 import { OperatorUser } from '../security/operator';
 import { ChangeOrigin } from '../audit/change-origin';
 import { TestCtaBodyPipe } from './cta-body.pipe';
-import { FLOW_TEST_CTA_ID, TEST_CTA_BODY_EXAMPLES, TEST_CTA_ERRORS, TEST_CTA_ID_PARAM } from './cta-api-examples';
+import { FLOW_TEST_CTA_ID, TEST_CTA_BODY_EXAMPLES, TEST_CTA_ERRORS, TEST_CTA_ID_PARAM, EXAMPLE_NEEDS } from './cta-api-examples';
 import { CTA_ID_SCHEMA } from './dto/cta-record.dto';
 import { CreateTestCtaDto } from './dto/test-cta-body.dto';
 import { TestCtasService } from './test-ctas.service';
@@ -46,6 +46,7 @@ export class TestCtasController {
   @Delete(':ctaId')
   @AdminEndpoint({
     summary: 'Delete a test CTA (and its targeting)',
+    exampleNeeds: EXAMPLE_NEEDS.testCta,
     role: 'editor',
     params: [TEST_CTA_ID_PARAM],
     headers: [OPTIONAL_USER_HEADER],

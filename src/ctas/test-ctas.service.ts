@@ -5,18 +5,17 @@ import { AuditLog, TenantChange } from '../audit/audit-log.service';
 import type { ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
-import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { idsByTenant, PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
-import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
+import { parseCtaId, unknownCta } from './cta-id';
 import type { CtaRecord } from './cta-record';
 import { CtaRecords } from './cta-records.service';
 import { validateCtaRule } from './cta-rule';
 import { CtaTestUserEntity } from './cta-test-user.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
 import type { CreateTestCtaDto } from './dto/test-cta-body.dto';
-import { parseTestUserIds } from './test-user-ids';
+import { readPreviousCtaId, readTestUserIds } from './test-user-ids';
 
 const MINUTE_MS = 60 * 1000;
 export const TEST_CTA_TEAM = 'test';
@@ -52,9 +51,14 @@ export class TestCtasService implements OnModuleInit {
   }
 
   async create(tenantId: string, user: string, body: CreateTestCtaDto, origin: ChangeOrigin): Promise<number> {
-    const userIds = parseTestUserIds(body.userIds);
-    const previousCtaId = this.previousCtaId(body.previousCtaId);
-    const rule = validateCtaRule(body.rule, ErrorCode.CTA_CREATION_ERROR, { testCta: true });
+    const { userIds, problems } = readTestUserIds(body.userIds);
+    const previous = readPreviousCtaId(body.previousCtaId);
+    // Every problem of the body at once: the ids, the replaced test CTA, the rule.
+    const rule = validateCtaRule(body.rule, ErrorCode.CTA_CREATION_ERROR, { testCta: true }, [
+      ...problems,
+      ...(previous.problem === null ? [] : [previous.problem]),
+    ]);
+    const previousCtaId = previous.id;
     const now = this.clock.now();
     return this.catalogue.write(tenantId, async (manager) => {
       // Replaces the previous test CTA; unknown ids (a retry) and normal CTAs are left alone.
@@ -133,8 +137,36 @@ export class TestCtasService implements OnModuleInit {
     );
   }
 
+  /** The ids of the tenant's test CTAs that list the user (expired ones not purged yet included), ascending. */
+  async testCtasOf(manager: EntityManager, tenantId: string, userId: string): Promise<number[]> {
+    const rows = await manager.find(CtaTestUserEntity, { select: { ctaId: true }, where: { tenantId, userId } });
+    return rows.map((row) => Number(row.ctaId)).sort((a, b) => a - b);
+  }
+
+  /**
+   * Takes the user off the tenant's test CTA lists and deletes the test CTAs left with nobody
+   * (docs/decisions/0017-user-data-export-and-erase.md); answers how many lists held the user. The
+   * lists are part of the SDK catalogue: the caller's transaction bumps the tenant's revision.
+   */
+  async removeUser(manager: EntityManager, tenantId: string, userId: string): Promise<number> {
+    const ctaIds = await this.testCtasOf(manager, tenantId, userId);
+    if (ctaIds.length === 0) {
+      return 0;
+    }
+    // The lists read: one a test CTA create commits meanwhile is new, and left to it.
+    await manager.delete(CtaTestUserEntity, { tenantId, userId, ctaId: In(ctaIds) });
+    const remaining = await manager.find(CtaTestUserEntity, { select: { ctaId: true }, where: { tenantId, ctaId: In(ctaIds) } });
+    const listingOthers = new Set(remaining.map((row) => Number(row.ctaId)));
+    const leftWithNobody = ctaIds.filter((id) => !listingOthers.has(id));
+    await this.deleteTestCtas(manager, tenantId, leftWithNobody);
+    return ctaIds.length;
+  }
+
   /** Deletes those of `ids` that are test CTAs of the tenant, with their targeting rows; answers how many. */
   private async deleteTestCtas(manager: EntityManager, tenantId: string, ids: number[]): Promise<number> {
+    if (ids.length === 0) {
+      return 0;
+    }
     const { affected } = await manager.delete(CtaEntity, { tenantId, id: In(ids), isTest: true });
     if (affected) {
       await manager.delete(CtaTestUserEntity, { tenantId, ctaId: In(ids) });
@@ -150,17 +182,6 @@ export class TestCtasService implements OnModuleInit {
     }
     const users = await manager.find(CtaTestUserEntity, { select: { userId: true }, where: { tenantId, ctaId: id } });
     return { ...record, userIds: users.map((user) => user.userId).sort(byNumericValue) };
-  }
-
-  private previousCtaId(value: unknown): number | null {
-    if (value === undefined || value === null) {
-      return null;
-    }
-    const id = parseCtaIdValue(value);
-    if (id === null) {
-      throw new DomainError(ErrorCode.CTA_CREATION_ERROR, 'previousCtaId must be a CTA id: a positive integer (number or decimal string)');
-    }
-    return id;
   }
 }
 

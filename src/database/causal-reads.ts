@@ -28,3 +28,15 @@ async function galeraPrefix(dataSource: DataSource): Promise<string> {
     throw error;
   }
 }
+
+/**
+ * Waits until this node has applied every write committed anywhere before the call (Galera), so a
+ * transaction begun afterwards on this database sees all of them; nothing elsewhere. It runs before
+ * the transaction: inside one, the server skips the causality wait.
+ */
+export async function catchUpWithCluster(dataSource: DataSource): Promise<void> {
+  const prefix = await causalReadPrefix(dataSource);
+  if (prefix !== '') {
+    await dataSource.query(`${prefix}SELECT 1`);
+  }
+}

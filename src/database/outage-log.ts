@@ -1,14 +1,14 @@
 import { Logger } from '@nestjs/common';
+import { ThrottledLog } from '../common/throttled-log';
 
 /** At most one line per cause in this many ms (docs/decisions/0022-database-outages.md). */
 export const OUTAGE_LOG_PERIOD_MS = 5000;
+/** Causes remembered: driver error codes and the service's own refusal messages are few. */
+const MAX_CAUSES = 1000;
 
-interface CauseRecord {
-  /** Refused since the last line. */
-  refused: number;
-  lastLineAt: number;
-  /** Writes the pending count once the period is over, when no later refusal does. */
-  flush: NodeJS.Timeout | null;
+interface Refusal {
+  detail: string;
+  requestId?: string;
 }
 
 /**
@@ -19,40 +19,22 @@ interface CauseRecord {
  */
 export class OutageLog {
   private readonly logger = new Logger('DatabaseOutage');
-  private readonly causes = new Map<string, CauseRecord>();
+  private readonly log = new ThrottledLog<Refusal, Refusal>({
+    periodMs: OUTAGE_LOG_PERIOD_MS,
+    maxKeys: MAX_CAUSES,
+    // The line names the first refusal since the last one; its request only when it is the one refusal.
+    summarize: (refusal) => ({ ...refusal }),
+    add: () => undefined,
+    write: (cause, { detail, requestId }, refused) =>
+      this.logger.warn(
+        { cause, refused, detail, ...(requestId && refused === 1 ? { requestId } : {}) },
+        'database unavailable: requests answered 503',
+      ),
+  });
 
   /** A request answered 503 for `cause` (a driver error code, or the refusal's message); `detail` is logged with it. */
   refused(cause: string, detail: string, requestId?: string): void {
-    let record = this.causes.get(cause);
-    if (!record) {
-      record = { refused: 0, lastLineAt: Number.NEGATIVE_INFINITY, flush: null };
-      this.causes.set(cause, record);
-    }
-    record.refused++;
-    const sinceLine = Date.now() - record.lastLineAt;
-    if (sinceLine >= OUTAGE_LOG_PERIOD_MS) {
-      this.write(cause, record, detail, requestId);
-    } else if (!record.flush) {
-      const pending = record;
-      pending.flush = setTimeout(() => this.write(cause, pending, detail), OUTAGE_LOG_PERIOD_MS - sinceLine);
-      pending.flush.unref();
-    }
-  }
-
-  private write(cause: string, record: CauseRecord, detail: string, requestId?: string): void {
-    if (record.flush) {
-      clearTimeout(record.flush);
-      record.flush = null;
-    }
-    if (record.refused === 0) {
-      return;
-    }
-    this.logger.warn(
-      { cause, refused: record.refused, detail, ...(requestId ? { requestId } : {}) },
-      'database unavailable: requests answered 503',
-    );
-    record.refused = 0;
-    record.lastLineAt = Date.now();
+    this.log.record(cause, { detail, requestId });
   }
 }
 

@@ -1,4 +1,6 @@
 import { QueryFailedError, type DataSource } from 'typeorm';
+import { expectDomainError } from '../../test/expect-thrown';
+import { ErrorCode } from '../common/error-code';
 import { TransactionRunner } from './transaction-runner';
 
 const driverError = (code: string) => Object.assign(new Error(code), { code });
@@ -23,9 +25,10 @@ describe('TransactionRunner', () => {
     expect(transaction).toHaveBeenCalledTimes(3);
   });
 
-  it('gives up after five deadlocks, passing the last one on', async () => {
+  it('gives up after five deadlocks, asking the client to retry later', async () => {
     const { source, transaction } = dataSource('mysql', Array.from({ length: 6 }, deadlock));
-    await expect(new TransactionRunner(source).run(async () => 'unused')).rejects.toBeInstanceOf(QueryFailedError);
+    const error = await expectDomainError(() => new TransactionRunner(source).run(async () => 'unused'), ErrorCode.SERVICE_UNAVAILABLE);
+    expect(error.headers).toEqual({ 'retry-after': '1' });
     expect(transaction).toHaveBeenCalledTimes(5);
   });
 

@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import { conflictingWrites } from '../common/domain-error';
 import { KeyedSerializer } from '../common/keyed-serializer';
 import { isDeadlockError } from './driver-error';
 import { InjectOrchestrationDataSource } from './orchestration-data-source';
 
-/** How often a deadlock victim runs again before its error reaches the caller. */
+/** How often a deadlock victim runs again before the caller is told to retry later (503). */
 const DEADLOCK_ATTEMPTS = 5;
 /** Up to this many milliseconds times the attempt number, at random, so the retries do not collide again. */
 const DEADLOCK_BACKOFF_MS = 10;
@@ -43,8 +44,12 @@ export class TransactionRunner {
       try {
         return await transaction();
       } catch (error) {
-        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlockError(error)) {
+        if (!isDeadlockError(error)) {
           throw error;
+        }
+        if (attempt >= DEADLOCK_ATTEMPTS) {
+          // Contention, not a fault: a retryable 503 rather than a 500.
+          throw conflictingWrites();
         }
         await sleep(Math.random() * DEADLOCK_BACKOFF_MS * attempt);
       }

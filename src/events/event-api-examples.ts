@@ -31,16 +31,36 @@ export const PURCHASE_COMPLETED: EventDefinition = {
   ],
 };
 
+/** An event no example CTA reacts to: the delete example removes it (the others are in use once CTA 1 runs). */
+export const APP_RATED: EventDefinition = {
+  eventName: 'app_rated',
+  properties: [{ propertyName: 'stars', type: 'Integer', isMandatory: true, expectedValue: null, description: 'the rating, 1 to 5' }],
+};
+
 /** The path parameter of the routes of one event. */
 export const EVENT_NAME_PARAM = {
   name: 'eventName',
   description: 'the event name, URL-encoded (store_opened: an event the create example defines)',
-  example: 'store_opened',
+  example: STORE_OPENED.eventName,
+};
+export const DELETED_EVENT_PARAM = {
+  name: 'eventName',
+  description: 'the event name, URL-encoded (app_rated: the event of the create example that no CTA uses)',
+  example: APP_RATED.eventName,
+};
+
+/** What the event examples need (exampleNeeds of their routes). */
+export const EVENT_EXAMPLE_NEEDS = {
+  storeOpened: 'the event store_opened: Create or update event definitions first',
+  deletedEvent: 'the event app_rated: Create or update event definitions first',
 };
 
 export const EVENT_BODY_EXAMPLES = {
   upsert: {
-    'store events': { summary: 'the events the CTA create example reacts to', value: { events: [STORE_OPENED, PURCHASE_COMPLETED] } },
+    'store events': {
+      summary: 'the events the CTA create example reacts to, and app_rated, which the delete example removes',
+      value: { events: [STORE_OPENED, PURCHASE_COMPLETED, APP_RATED] },
+    },
   },
   replaceProperties: {
     store_opened: { summary: 'the properties of store_opened, as created', value: { properties: STORE_OPENED.properties } },
@@ -78,5 +98,18 @@ export const EVENT_ERRORS = {
     },
     404: UNKNOWN_EVENT,
   },
-  delete: { 400: BAD_TENANT, 404: UNKNOWN_EVENT },
+  delete: {
+    400: {
+      description:
+        'EVENT_IN_USE: the rules of live, scheduled or paused CTAs (named in the message) react to the event; INVALID_REQUEST: malformed x-tenant-id',
+      examples: [
+        [
+          ErrorCode.EVENT_IN_USE,
+          "event 'store_opened' is used by the rules of live, scheduled or paused CTAs 1; conclude, terminate or edit them first",
+        ],
+        BAD_TENANT_EXAMPLE,
+      ],
+    },
+    404: UNKNOWN_EVENT,
+  },
 } satisfies Record<string, RouteErrors>;

@@ -1,35 +1,50 @@
 import type { TenantChange } from '../audit/audit-log.service';
 import { invalidRequest } from '../common/domain-error';
+import { joinProblemTexts } from '../common/problems';
 import type { EventDefinitionDto, EventPropertyDto } from './dto/event-definition.dto';
 import type { EventDefinition, EventProperty } from './event-definition.types';
 
 /**
  * The rules of event definitions that need no database: what a body stores, and what the audit
- * records. A name twice in one body is an INVALID_REQUEST naming it.
+ * records. Names twice in one body are an INVALID_REQUEST naming every one of them.
  */
+
+/** Each value of `names` that comes more than once, once, in the order of its second coming. */
+function repeated(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const name of names) (seen.has(name) ? twice : seen).add(name);
+  return [...twice];
+}
+
+/** Every name an event's properties repeat, as a problem. */
+const repeatedProperties = (eventName: string, properties: readonly EventPropertyDto[]): string[] =>
+  repeated(properties.map((property) => property.propertyName)).map(
+    (propertyName) => `event '${eventName}' has the property '${propertyName}' more than once`,
+  );
 
 /** Stored form of the properties: sent order, absent optional fields as null; a property name once per event. */
 export function storedProperties(eventName: string, properties: EventPropertyDto[]): EventProperty[] {
-  const seen = new Set<string>();
-  return properties.map(({ propertyName, type, isMandatory, expectedValue, description }) => {
-    if (seen.has(propertyName)) {
-      throw invalidRequest(`event '${eventName}' has the property '${propertyName}' more than once`);
-    }
-    seen.add(propertyName);
-    return { propertyName, type, isMandatory, expectedValue: expectedValue ?? null, description: description ?? null };
-  });
+  const problems = repeatedProperties(eventName, properties);
+  if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
+  return properties.map(({ propertyName, type, isMandatory, expectedValue, description }) => ({
+    propertyName,
+    type,
+    isMandatory,
+    expectedValue: expectedValue ?? null,
+    description: description ?? null,
+  }));
 }
 
 /** The definitions an upsert body writes, in the order sent: each name once, absent properties as none. */
 export function definitionsToWrite(events: EventDefinitionDto[]): EventDefinition[] {
-  const names = new Set<string>();
-  return events.map(({ eventName, properties }) => {
-    if (names.has(eventName)) {
-      throw invalidRequest(`event '${eventName}' appears more than once in events`);
-    }
-    names.add(eventName);
-    return { eventName, properties: storedProperties(eventName, properties ?? []) };
-  });
+  // Every repeated name of the body at once: the events', then each event's properties'.
+  const problems = [
+    ...repeated(events.map((event) => event.eventName)).map((eventName) => `event '${eventName}' appears more than once in events`),
+    ...events.flatMap(({ eventName, properties }) => repeatedProperties(eventName, properties ?? [])),
+  ];
+  if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
+  return events.map(({ eventName, properties }) => ({ eventName, properties: storedProperties(eventName, properties ?? []) }));
 }
 
 /** In byte order of the names, the order of the key: concurrent upserts then lock rows in the same order. */

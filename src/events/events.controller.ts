@@ -10,7 +10,16 @@ import { ValidBody } from '../common/validation';
 import { ChangeOrigin } from '../audit/change-origin';
 import { EventDefinitionRecordDto, EventListDto, EventNamesDto, EventsProcessedDto } from './dto/event-definition-record.dto';
 import { UpdateEventPropertiesDto, UpsertEventsDto } from './dto/event-definition.dto';
-import { EVENT_BODY_EXAMPLES, EVENT_ERRORS, EVENT_NAME_PARAM, PURCHASE_COMPLETED, STORE_OPENED } from './event-api-examples';
+import {
+  APP_RATED,
+  DELETED_EVENT_PARAM,
+  EVENT_BODY_EXAMPLES,
+  EVENT_ERRORS,
+  EVENT_EXAMPLE_NEEDS,
+  EVENT_NAME_PARAM,
+  PURCHASE_COMPLETED,
+  STORE_OPENED,
+} from './event-api-examples';
 import type { EventDefinition } from './event-definition.types';
 import { EventsService } from './events.service';
 
@@ -28,7 +37,7 @@ export class EventsController {
     role: 'editor',
     headers: [OPTIONAL_USER_HEADER, SOURCE_HEADER],
     body: { type: UpsertEventsDto, examples: EVENT_BODY_EXAMPLES.upsert },
-    answers: { event: EventsProcessedDto, description: 'how many events were written', example: { eventsProcessed: 2 } },
+    answers: { event: EventsProcessedDto, description: 'how many events were written', example: { eventsProcessed: 3 } },
     errors: EVENT_ERRORS.upsert,
   })
   async upsert(
@@ -45,7 +54,11 @@ export class EventsController {
     summary: 'List the event definitions of the tenant',
     description: 'Sorted by name.',
     role: 'viewer',
-    answers: { event: EventListDto, description: 'every event of the tenant', example: { eventList: [PURCHASE_COMPLETED, STORE_OPENED] } },
+    answers: {
+      event: EventListDto,
+      description: 'every event of the tenant',
+      example: { eventList: [APP_RATED, PURCHASE_COMPLETED, STORE_OPENED] },
+    },
     errors: EVENT_ERRORS.list,
   })
   async list(@TenantId() tenantId: string): Promise<EventEnvelope<EventListDto>> {
@@ -60,7 +73,7 @@ export class EventsController {
     answers: {
       event: EventNamesDto,
       description: 'every event name of the tenant',
-      example: { eventNames: [PURCHASE_COMPLETED.eventName, STORE_OPENED.eventName] },
+      example: { eventNames: [APP_RATED.eventName, PURCHASE_COMPLETED.eventName, STORE_OPENED.eventName] },
     },
     errors: EVENT_ERRORS.list,
   })
@@ -71,6 +84,7 @@ export class EventsController {
   @Get(':eventName')
   @AdminEndpoint({
     summary: 'Read one event definition',
+    exampleNeeds: EVENT_EXAMPLE_NEEDS.storeOpened,
     role: 'viewer',
     params: [EVENT_NAME_PARAM],
     answers: { event: EventDefinitionRecordDto, description: 'the event', example: STORE_OPENED },
@@ -83,6 +97,7 @@ export class EventsController {
   @Put(':eventName')
   @AdminEndpoint({
     summary: "Replace an event's properties",
+    exampleNeeds: EVENT_EXAMPLE_NEEDS.storeOpened,
     description: '`properties` is required (it may be empty) and replaces the stored list.',
     role: 'editor',
     params: [EVENT_NAME_PARAM],
@@ -105,8 +120,11 @@ export class EventsController {
   @Delete(':eventName')
   @AdminEndpoint({
     summary: 'Delete an event definition',
+    exampleNeeds: EVENT_EXAMPLE_NEEDS.deletedEvent,
+    description:
+      'Refused (EVENT_IN_USE) while the rule of a live, scheduled or paused CTA reacts to the event: conclude, terminate or edit those CTAs first.',
     role: 'editor',
-    params: [EVENT_NAME_PARAM],
+    params: [DELETED_EVENT_PARAM],
     headers: [OPTIONAL_USER_HEADER],
     answers: { event: NULL_DATA, description: 'deleted', example: null },
     errors: EVENT_ERRORS.delete,

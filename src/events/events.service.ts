@@ -4,6 +4,8 @@ import { AuditLog } from '../audit/audit-log.service';
 import type { ChangeOrigin } from '../audit/audit.types';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
+import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
+import { ctasReactingTo } from '../ctas/cta-rows';
 import { ErrorCode } from '../common/error-code';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
@@ -112,6 +114,13 @@ export class EventsService {
       const [before] = await this.lockedDefinitions(manager, tenantId, [name]);
       if (!before) {
         throw eventNotFound(name);
+      }
+      const running = await ctasReactingTo(manager, tenantId, name, IN_PLAY_STATUSES, this.clock.now());
+      if (running.length > 0) {
+        throw new DomainError(
+          ErrorCode.EVENT_IN_USE,
+          `event '${name}' is used by the rules of live, scheduled or paused CTAs ${running.join(', ')}; conclude, terminate or edit them first`,
+        );
       }
       await manager.delete(EventDefinitionEntity, { tenantId, name });
       await this.audit.record(manager, origin, [eventChange(tenantId, name, before, null)]);

@@ -2,7 +2,7 @@ import { HttpException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import { errorEnvelope } from '../common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from '../common/error-code';
-import { MAX_JSON_DEPTH, nestingExceeds } from '../common/json-text';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../common/json-text';
 
 /**
  * A JSON body the parser refuses. Parsers run before Nest's router, so their errors reach the
@@ -31,10 +31,16 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     const text = body as string;
     if (text.length === 0) {
       done(null, undefined);
-    } else if (nestingExceeds(text, MAX_JSON_DEPTH)) {
-      done(new InvalidJsonBody(`the JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-    } else {
-      void parseJson(request, text, (error, json) => done(error ? new InvalidJsonBody(error.message) : null, json));
+      return;
     }
+    void parseJson(request, text, (error, json) => {
+      if (error) {
+        done(new InvalidJsonBody(error.message), undefined);
+      } else if (nestsDeeperThan(json, MAX_JSON_DEPTH)) {
+        done(new InvalidJsonBody(`the JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      } else {
+        done(null, json);
+      }
+    });
   });
 }

@@ -3,6 +3,7 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import { ApiExcludeController, ApiHeader, ApiSecurity } from '@nestjs/swagger';
 import { ApiCommonErrorResponses } from '../common/api-error-responses';
 import { TENANT_HEADER } from '../common/api-headers';
+import { UNAUTHORIZED_ANSWERS } from '../security/api-key.guard';
 import { KEY_SCHEMES, KeyedApi } from '../security/key-schemes';
 import { ErrorEnvelopeFilter } from './exception.filter';
 
@@ -41,7 +42,7 @@ export function mountControllers(controllers: Type[], { prefix, api, documented,
       KEY_SCHEMES[api].forEach((scheme) => ApiSecurity(scheme)(mounted));
       // Every route of a mount reads the tenant header.
       ApiHeader(TENANT_HEADER)(mounted);
-      ApiCommonErrorResponses()(mounted);
+      ApiCommonErrorResponses(UNAUTHORIZED_ANSWERS[api])(mounted);
     } else {
       ApiExcludeController()(mounted);
     }

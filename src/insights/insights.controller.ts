@@ -6,7 +6,7 @@ import { DataEnvelope, dataEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { ValidQuery } from '../common/validation';
-import { CTA_ID_PARAM } from '../ctas/cta-api-examples';
+import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
 import { CtaInsightsDto, InsightsOverviewDto, InsightsQueryDto } from './dto/insights.dto';
 import { CTA_INSIGHTS_EXAMPLE, INSIGHTS_ERRORS, INSIGHTS_OVERVIEW_EXAMPLE } from './insights-api-examples';
 import { InsightsService } from './insights.service';
@@ -27,6 +27,7 @@ export class InsightsController {
   @Get('ctas/:ctaId/insights')
   @AdminEndpoint({
     summary: 'What one CTA did: per day, totals, and its users now',
+    exampleNeeds: EXAMPLE_NEEDS.cta,
     description:
       `Per UTC day of from..to (inclusive; default the last 30 days, at most 366), every day listed, zeros included: actions, resets, ` +
       `and new users (users whose first action is on that day). Totals: actions and resets of the range, users reached ever. ` +

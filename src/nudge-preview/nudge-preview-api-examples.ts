@@ -28,11 +28,12 @@ export const PREVIEW_ERRORS = {
   write: {
     400: {
       description:
-        'NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION: id or template null, missing or empty (the message names it); ' +
-        'INVALID_REQUEST: any other invalid field (e.g. ttl not an integer in 1-2592000; every problem listed), malformed x-tenant-id, malformed JSON',
+        'NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION: id or template null, missing or empty (the message names each); ' +
+        'INVALID_REQUEST: any other invalid field (e.g. ttl not an integer in 1-2592000), malformed x-tenant-id, malformed JSON. ' +
+        'One message names every problem of the body: with a field of the wrong type, the code is INVALID_REQUEST and the empty fields are named too',
       examples: [
         [ErrorCode.NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION, 'template must not be null or empty'],
-        [ErrorCode.INVALID_REQUEST, 'id must be a string; ttl must not be less than 1'],
+        [ErrorCode.INVALID_REQUEST, 'ttl must be an integer number; id must not be null or empty; template must not be null or empty'],
       ],
     },
   },

@@ -32,7 +32,7 @@ describe('previewToStore', () => {
     ['a missing template', { id: 'p' }, 'template must not be null or empty'],
     ['a null template', { id: 'p', template: null }, 'template must not be null or empty'],
     ['a blank template', { id: 'p', template: '   ' }, 'template must not be null or empty'],
-    ['both missing (the id is named)', {}, 'id must not be null or empty'],
+    ['both missing (both are named)', {}, 'id must not be null or empty; template must not be null or empty'],
   ])('refuses %s with NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION', (_case, body, message) => {
     expect(expectDomainError(() => previewToStore(body, NOW), ErrorCode.NUDGE_PREVIEW_TEMPLATE_NOT_FOUND_EXCEPTION).message).toBe(message);
   });

@@ -5,7 +5,7 @@ import { API_TAG } from '../api-docs/api-tags';
 import { DataEnvelope, dataEnvelope, NULL_DATA } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
-import { ValidBody } from '../common/validation';
+import { CheckedBody } from '../common/validation';
 import {
   DEFAULT_PREVIEW_TTL_SECONDS,
   MAX_PREVIEW_TTL_SECONDS,
@@ -14,6 +14,7 @@ import {
   WriteNudgePreviewDto,
 } from './dto/nudge-preview.dto';
 import { PREVIEW_BODY_EXAMPLES, PREVIEW_ERRORS, PREVIEW_EXAMPLE, PREVIEW_ID_PARAM } from './nudge-preview-api-examples';
+import { emptyPreviewFields } from './nudge-preview-rules';
 import { NudgePreviewService } from './nudge-preview.service';
 
 /** Writing a nudge preview (seed "Nudge preview (admin write)", docs/behaviour.md#nudge-previews), under the admin prefix. */
@@ -31,7 +32,10 @@ export class NudgePreviewAdminController {
     answers: { data: NULL_DATA, description: 'stored', example: null },
     errors: PREVIEW_ERRORS.write,
   })
-  async write(@TenantId() tenantId: string, @ValidBody(ErrorCode.INVALID_REQUEST) body: WriteNudgePreviewDto): Promise<DataEnvelope<null>> {
+  async write(
+    @TenantId() tenantId: string,
+    @CheckedBody(ErrorCode.INVALID_REQUEST, emptyPreviewFields) body: WriteNudgePreviewDto,
+  ): Promise<DataEnvelope<null>> {
     await this.previews.write(tenantId, body);
     return dataEnvelope(null);
   }

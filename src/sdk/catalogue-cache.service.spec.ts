@@ -11,8 +11,11 @@ import { CatalogueCacheService, MIN_REVALIDATION_GAP_MS } from './catalogue-cach
 /** A cache over tables with nothing in them, whose revision reads are counted and resolved by hand. */
 function cacheWith(maxTenants = 10_000) {
   const reads: { tenantId: string; startedAt: number; resolve: (revision: number) => void }[] = [];
+  // The tenants the cache is asked about have catalogues (the directory of tenants lists them).
+  const tenants = ['t', ...Array.from({ length: 500 }, (_, index) => `tenant-${index}`)];
   const revisions = {
     current: (tenantId: string) => new Promise<number>((resolve) => reads.push({ tenantId, startedAt: performance.now(), resolve })),
+    tenantsUnlessCount: async (known: number) => ({ count: tenants.length, tenantIds: known === tenants.length ? null : tenants }),
     onChange: () => undefined,
   } as unknown as CatalogueRevisionService;
   const empty = { manager: { find: async () => [] } } as unknown as DataSource;

@@ -10,12 +10,20 @@ import { CtaCatalogueReader } from '../ctas/cta-catalogue.reader';
 import { MetricsService } from '../metrics/metrics.service';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { TenantCatalogue } from './sdk-catalogue';
+import { TenantDirectory } from './tenant-directory';
 
 /** At most one revision read a tenant every this many ms on behalf of unknown ids (docs/decisions/0006-user-state-merge.md). */
 export const MIN_REVALIDATION_GAP_MS = 100;
 
-/** Every tenant without CTAs or tags shares this one: rotating tenant ids cost an LRU slot each, nothing more. */
+/** Every tenant without CTAs or tags shares this one. */
 const EMPTY_CATALOGUE = new TenantCatalogue([], [], [], []);
+
+/**
+ * The catalogue of a tenant that has never had one (no catalogue revision row): nothing to
+ * serve, and no user state either (a merge stores only snapshots of CTAs a catalogue keeps).
+ * Answered from the instance's `TenantDirectory`, without a read per tenant and without a cache slot.
+ */
+export const NO_CATALOGUE = new TenantCatalogue([], [], [], []);
 
 interface CacheEntry {
   catalogue: TenantCatalogue;
@@ -45,13 +53,16 @@ interface TenantSlot {
  * launch checks it against the clock, so nothing is served past its end.
  *
  * Bounded: at most `catalogueCacheMaxTenants` tenants, least recently used
- * evicted (the tenant header is not authenticated).
+ * evicted. The tenant header is not authenticated: a tenant id that has no
+ * catalogue at all gets none of these, only `NO_CATALOGUE` from the directory of
+ * tenants, checked for all of them together.
  */
 @Injectable()
 export class CatalogueCacheService {
   private readonly slots: LRUCache<string, TenantSlot>;
-  /** Revision reads started so far, on all tenants: a read numbered above a mark started after it. */
+  /** Revision reads (and directory checks) started so far, on all tenants: a read numbered above a mark started after it. */
   private readsStarted = 0;
+  private readonly directory: TenantDirectory;
 
   constructor(
     private readonly ctas: CtaCatalogueReader,
@@ -63,7 +74,11 @@ export class CatalogueCacheService {
     @InjectSettings() private readonly settings: OrchestrationSettings,
   ) {
     this.slots = new LRUCache({ max: settings.catalogueCacheMaxTenants });
-    revisions.onChange((tenantId) => this.invalidate(tenantId));
+    this.directory = new TenantDirectory(revisions, clock, settings.cacheRevalidateMs, () => ++this.readsStarted);
+    revisions.onChange((tenantId) => {
+      this.directory.add(tenantId);
+      this.invalidate(tenantId);
+    });
     metrics.watchCatalogueCache(() => this.slots.size);
   }
 
@@ -73,6 +88,9 @@ export class CatalogueCacheService {
   }
 
   catalogueOf(tenantId: string): Promise<TenantCatalogue> {
+    if (!this.directory.has(tenantId)) {
+      return this.catalogueOfUnknown(tenantId);
+    }
     const slot = this.slotOf(tenantId);
     const entry = slot.entry;
     if (entry && this.clock.now() - entry.checkedAt < this.settings.cacheRevalidateMs) {
@@ -80,6 +98,15 @@ export class CatalogueCacheService {
       return Promise.resolve(entry.catalogue);
     }
     return slot.refresh ?? this.startRefresh(tenantId, slot);
+  }
+
+  /** A tenant the directory does not list (yet): NO_CATALOGUE, unless its check (shared by all such tenants) finds it. */
+  private async catalogueOfUnknown(tenantId: string): Promise<TenantCatalogue> {
+    if (await this.directory.exists(tenantId)) {
+      return this.catalogueOf(tenantId);
+    }
+    this.metrics.catalogueCacheLookup(true);
+    return NO_CATALOGUE;
   }
 
   /** Taken when a request arrives; `revalidated(tenant, mark)` then answers only from a revision read started after it. */
@@ -91,9 +118,13 @@ export class CatalogueCacheService {
    * The tenant's catalogue as of a revision read that started after `mark` was
    * taken, so it knows every admin write acknowledged before then, on any
    * instance. For decisions that drop data (docs/decisions/0006-user-state-merge.md). Coalesced: one revision
-   * read a tenant in flight, at most one every MIN_REVALIDATION_GAP_MS.
+   * read a tenant in flight, at most one every MIN_REVALIDATION_GAP_MS; for a tenant
+   * the directory does not list, its shared check (see TenantDirectory).
    */
   async revalidated(tenantId: string, mark: number): Promise<TenantCatalogue> {
+    if (!(await this.directory.existsAfter(tenantId, mark))) {
+      return NO_CATALOGUE;
+    }
     for (;;) {
       const slot = this.slotOf(tenantId);
       if (slot.entry && slot.entry.readNumber > mark) {

@@ -103,21 +103,26 @@ export const SDK_BODY_EXAMPLES = {
   delta: { delta: { summary: 'the state the device holds for the example CTA', value: DELTA_EXAMPLE } },
 };
 
-const MALFORMED_SNAPSHOTS_EXAMPLE: ErrorExample = [ErrorCode.INVALID_REQUEST, 'invalid request'];
+const MALFORMED_SNAPSHOTS_EXAMPLE: ErrorExample = [
+  ErrorCode.INVALID_REQUEST,
+  'invalid request: ctas[0].activeStateMachines.m1.currentState must be a string; ctas[0].resetAt[1] must be an integer (epoch milliseconds)',
+];
 const MISSING_USER_EXAMPLE: ErrorExample = [ErrorCode.INVALID_REQUEST, "header 'auth-userid' is required"];
 
 /** The error answers of the state-machine routes (SdkStateController). */
 export const SDK_ERRORS = {
   launch: {
     400: {
-      description: "INVALID_REQUEST: a malformed snapshot body ('invalid request'), or a missing or malformed auth-userid or x-tenant-id",
+      description:
+        "INVALID_REQUEST: a malformed snapshot body ('invalid request: ' and every problem at its path, up to 20), or a missing or malformed auth-userid or x-tenant-id",
       examples: [MALFORMED_SNAPSHOTS_EXAMPLE, MISSING_USER_EXAMPLE],
     },
   },
   delta: {
     400: {
       description:
-        "INVALID_REQUEST: a malformed snapshot body ('invalid request'; nothing is stored), or a missing or malformed auth-userid or x-tenant-id",
+        "INVALID_REQUEST: a malformed snapshot body ('invalid request: ' and every problem at its path, up to 20; nothing is stored), " +
+        'or a missing or malformed auth-userid or x-tenant-id',
       examples: [MALFORMED_SNAPSHOTS_EXAMPLE, MISSING_USER_EXAMPLE],
     },
   },

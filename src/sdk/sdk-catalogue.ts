@@ -1,10 +1,10 @@
 import type { BehaviourTagLinkRow, CatalogueTagRow } from '../behaviour-tags/behaviour-tag.reader';
-import { CohortEligibility, isCohortEligible } from '../cohorts/cohort-provider';
 import { CohortDefinitionRow, CohortTargeting } from '../cohorts/cohort-targeting';
-import { isServableAt, keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/cta-status-policy';
+import { keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/cta-status-policy';
 import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogue.reader';
 import { ctaValidTill, frequencyAsRead } from '../ctas/cta-record';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
+import { ServingAudience, servingBlocks, ServingCandidate } from '../serving/serving-decision';
 import { StateCatalogue, UserStateJson } from './user-state';
 
 /**
@@ -15,18 +15,15 @@ import { StateCatalogue, UserStateJson } from './user-state';
  * clock and concatenates the pre-serialised parts around the user's state.
  */
 
-interface ServableCta {
-  id: number;
+/** A CTA the catalogue holds (live, scheduled or paused), as the serving decision and the explain tool read it. */
+export interface CatalogueCta extends ServingCandidate {
+  priority: number;
+  tagName: string | null;
+}
+
+interface ServableCta extends CatalogueCta {
   /** The id as a decimal string, the key of the user's state. */
   key: string;
-  priority: number;
-  status: CtaStatus;
-  startTime: number | null;
-  endTime: number | null;
-  isTest: boolean;
-  expiresAt: number | null;
-  eligibility: CohortEligibility;
-  tagName: string | null;
   /** `{"ctaId":"12","rule":{…},"activeStateMachines":` as UTF-8, encoded once. */
   head: Buffer;
   /** `,"behaviourTagName":"…"}` */
@@ -139,14 +136,35 @@ export function sdkRule(rule: CtaRule, ctaValidTill: number | null): Record<stri
   return result;
 }
 
+/** A CTA row as the serving decision reads it. */
+export const catalogueCta = (row: CatalogueCtaRow, tagName: string | null): CatalogueCta => ({
+  id: Number(row.id),
+  priority: row.rule.priority,
+  status: row.status,
+  startTime: row.startTime,
+  endTime: row.endTime,
+  isTest: row.isTest,
+  expiresAt: row.expiresAt,
+  eligibility: row.rule.cohortEligibility,
+  tagName,
+});
+
+/** Priority descending, then id: the order of the launch answer. */
+export const launchOrder = (a: CatalogueCta, b: CatalogueCta): number => b.priority - a.priority || a.id - b.id;
+
 export class TenantCatalogue implements StateCatalogue {
+  /** The running CTAs (live, scheduled), in launch order: what a launch may serve. */
   private readonly servable: ServableCta[] = [];
+  /** Every CTA held, the servable ones and the paused ones, in launch order. */
+  private readonly held: CatalogueCta[] = [];
   private readonly stateful = new Map<string, StatefulCta>();
   private readonly tags = new Map<string, ServableTag>();
   /** User id → ids of the test CTAs that target the user. */
   private readonly testCtasByUser = new Map<string, Set<number>>();
   /** The cohorts a launch evaluates: those the servable CTAs name (docs/decisions/0008-cohorts.md). */
   readonly cohortTargeting: CohortTargeting;
+  private readonly namedCohorts: ReadonlySet<string>;
+  private readonly cohortDefinitions: CohortDefinitionRow[];
 
   constructor(
     ctas: CatalogueCtaRow[],
@@ -166,33 +184,33 @@ export class TenantCatalogue implements StateCatalogue {
         expiresAt: cta.expiresAt,
         stateMachineTTL: cta.rule.stateMachineTTL,
       });
-      if (!RUNNING_STATUSES.includes(cta.status)) continue;
       if (cta.isTest) testCtaIds.add(id);
-      const tagName = tagOfCta.get(id) ?? null;
+      const held = catalogueCta(cta, tagOfCta.get(id) ?? null);
+      if (!RUNNING_STATUSES.includes(cta.status)) {
+        this.held.push(held);
+        continue;
+      }
       const rule = sdkRule(cta.rule, ctaValidTill(cta));
       const head = `{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`;
-      const tail = `,"behaviourTagName":${JSON.stringify(tagName)}}`;
-      this.servable.push({
-        id,
+      const tail = `,"behaviourTagName":${JSON.stringify(held.tagName)}}`;
+      const servable: ServableCta = {
+        ...held,
         key: String(id),
-        priority: cta.rule.priority,
-        status: cta.status,
-        startTime: cta.startTime,
-        endTime: cta.endTime,
-        isTest: cta.isTest,
-        expiresAt: cta.expiresAt,
-        eligibility: cta.rule.cohortEligibility,
-        tagName,
         head: utf8(head),
         tail: utf8(tail),
         whole: utf8(head + NO_CTA_STATE + tail),
-      });
+      };
+      this.servable.push(servable);
+      this.held.push(servable);
     }
-    this.servable.sort((a, b) => b.priority - a.priority || a.id - b.id);
-    const namedCohorts = new Set(
+    this.servable.sort(launchOrder);
+    this.held.sort(launchOrder);
+    this.namedCohorts = new Set(
       this.servable.filter((cta) => !cta.isTest).flatMap((cta) => [...cta.eligibility.includes, ...cta.eligibility.excludes]),
     );
-    this.cohortTargeting = new CohortTargeting(cohorts, namedCohorts);
+    this.cohortDefinitions = cohorts;
+    this.cohortTargeting = new CohortTargeting(cohorts, this.namedCohorts);
+    // Test users of every test CTA held: the launch serves the running ones, explain names the others.
     for (const { userId, ctaId } of testUsers) {
       if (!testCtaIds.has(Number(ctaId))) continue;
       let ids = this.testCtasByUser.get(userId);
@@ -222,18 +240,37 @@ export class TenantCatalogue implements StateCatalogue {
     return this.tags.has(name);
   }
 
+  /** Every CTA held (live, scheduled, paused; test CTAs too), in launch order. */
+  heldCtas(): readonly CatalogueCta[] {
+    return this.held;
+  }
+
+  /** What the serving decision reads of the user: their cohorts at this launch and the test CTAs that list them. */
+  audienceOf(userId: string, cohorts: readonly string[]): ServingAudience {
+    return { cohorts, testCtas: this.testCtasByUser.get(userId) };
+  }
+
+  /**
+   * The launch's cohort targeting widened to the cohorts of every CTA held (paused ones too) and to
+   * `names`: explain says why a CTA the launch does not serve would or would not be served.
+   */
+  cohortTargetingWith(names: Iterable<string>): CohortTargeting {
+    const held = this.held.filter((cta) => !cta.isTest).flatMap((cta) => [...cta.eligibility.includes, ...cta.eligibility.excludes]);
+    return new CohortTargeting(this.cohortDefinitions, new Set([...this.namedCohorts, ...held, ...names]));
+  }
+
   /**
    * The launch answer (docs/architecture.md, the launch's render step) for a user whose state is
    * already pruned: eligible CTAs by priority, then id; the tags linking them, by name.
    */
   render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number): Buffer {
-    const testCtas = this.testCtasByUser.get(userId);
+    const audience = this.audienceOf(userId, cohorts);
     const usedTags = new Set<string>();
     const response = new ResponseWriter();
     response.add(RESPONSE_START);
     let first = true;
     for (const cta of this.servable) {
-      if (!isServableAt(cta, now) || !(cta.isTest ? testCtas?.has(cta.id) : isCohortEligible(cta.eligibility, cohorts))) continue;
+      if (servingBlocks(cta, audience, now) !== 0) continue;
       if (!first) response.add(COMMA);
       first = false;
       const userCta = state.cta(cta.key);

@@ -13,6 +13,7 @@ import { EMPTY_LAUNCH_RESPONSE } from './sdk-catalogue';
 import { SdkStateService } from './sdk-state.service';
 import { parseSnapshotRequest } from './snapshot-request';
 import { MAX_STORED_LIST_ENTRIES } from './user-state';
+import { SdkUserRequest } from './sdk-user-request';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const DELTA_STORED = '{"data":true}';
@@ -40,6 +41,7 @@ export class SdkStateController {
   constructor(private readonly sdkState: SdkStateService) {}
 
   @Post('active/state-machines')
+  @SdkUserRequest()
   @RequireAppUserToken()
   @Header('content-type', JSON_CONTENT_TYPE)
   @Endpoint({
@@ -67,6 +69,7 @@ export class SdkStateController {
   }
 
   @Post('state-machines/snapshot/delta')
+  @SdkUserRequest()
   @RequireAppUserToken()
   @Header('content-type', JSON_CONTENT_TYPE)
   @Endpoint({

@@ -1,35 +1,35 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import type { CohortClient } from '../cohorts/cohort-provider';
 import { UserCohortsService } from '../cohorts/user-cohorts.service';
 import { MetricsService } from '../metrics/metrics.service';
-import { CatalogueCacheService } from './catalogue-cache.service';
+import { CatalogueCacheService, NO_CATALOGUE } from './catalogue-cache.service';
 import { KeyedSerializer } from '../common/keyed-serializer';
 import type { TenantCatalogue } from './sdk-catalogue';
 import type { SnapshotRequest } from './snapshot-request';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import {
-  boundUserState,
   dropsOnCatalogueWord,
   emptyUserState,
   mergeSnapshots,
   parseUserState,
   pruneUserState,
+  UserState,
   readStoredUserState,
-  StateLimits,
-  Truncation,
   UserStateJson,
   userStateJson,
-  withinLimits,
 } from './user-state';
+import { boundUserState, StateLimits, Truncation, withinLimits } from './user-state-bounds';
 import { InsightsWrite, StoredUserState, UserStateStore } from './user-state.store';
+import { sdkUserLog } from './sdk-user-log';
 import { insightBaseline, insightChanges, InsightBaseline, UserStateForInsights } from '../insights/insight-changes';
 import { addToPending } from '../insights/insight-pending';
 
 const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
+const hasSnapshots = (request: SnapshotRequest): boolean => request.ctas.length > 0 || request.behaviourTags.length > 0;
 
 /** Writers on other instances can win the version check; after this many tries the client retries later. */
 const MAX_MERGE_ATTEMPTS = 20;
@@ -49,6 +49,21 @@ function insightsOf(stored: StoredUserState | undefined, baseline: InsightBaseli
   return { pending: addToPending(stored?.pendingInsights ?? null, changes), pendingSinceBefore: stored?.pendingSince ?? null, marks };
 }
 
+/** What a launch without a body would answer a user now, and what it was decided on (the explain tool). */
+export interface LaunchPreview {
+  catalogue: TenantCatalogue;
+  /** The user's cohorts at this launch, among those the launch and the preview's caller look at. */
+  cohorts: string[];
+  now: number;
+  /** The launch's response body, byte for byte. */
+  answer: Buffer;
+  /** By CTA id: how many of the user's stored machines this launch drops as expired (stateMachineTTL). */
+  expiredMachines: ReadonlyMap<string, number>;
+}
+
+const machineCounts = (state: UserState): Map<string, number> =>
+  new Map([...state.ctas].map(([ctaId, cta]) => [ctaId, cta.activeStateMachines.size]));
+
 /** The user's state after a merge or prune (as the answer carries it), and the catalogue it was decided on. */
 interface Decided {
   state: UserStateJson;
@@ -67,7 +82,6 @@ interface Decided {
  */
 @Injectable()
 export class SdkStateService {
-  private readonly logger = new Logger(SdkStateService.name);
   private readonly userQueue = new KeyedSerializer();
   private readonly limits: StateLimits;
 
@@ -84,27 +98,72 @@ export class SdkStateService {
 
   /** The delta call: merges and stores `request`. */
   async mergeDelta(tenantId: string, userId: string, request: SnapshotRequest): Promise<void> {
-    if (request.ctas.length > 0 || request.behaviourTags.length > 0) {
+    if (hasSnapshots(request)) {
       const mark = this.catalogueCache.freshnessMark();
-      await this.merge(tenantId, userId, request, await this.catalogueCache.catalogueOf(tenantId), mark);
+      const catalogue = await this.catalogueFor(tenantId, request, mark);
+      if (catalogue !== NO_CATALOGUE) {
+        await this.merge(tenantId, userId, request, catalogue, mark);
+      }
     }
   }
 
   /** The launch call, steps 2–6: the whole response body, UTF-8 JSON. */
   async launch(tenantId: string, userId: string, client: CohortClient, request: SnapshotRequest): Promise<Buffer> {
     const mark = this.catalogueCache.freshnessMark();
-    const cached = await this.catalogueCache.catalogueOf(tenantId);
+    const cached = await this.catalogueFor(tenantId, request, mark);
+    if (cached === NO_CATALOGUE) {
+      return cached.render(userId, [], userStateJson(emptyUserState()), this.clock.now());
+    }
     const [{ state, catalogue }, cohorts] = await Promise.all([
-      request.ctas.length > 0 || request.behaviourTags.length > 0
-        ? this.merge(tenantId, userId, request, cached, mark)
-        : this.readPruned(tenantId, userId, cached, mark),
-      // The eligibility step (docs/decisions/0008-cohorts.md): the user's cohorts at this launch.
+      hasSnapshots(request) ? this.merge(tenantId, userId, request, cached, mark) : this.readPruned(tenantId, userId, cached, mark),
+      // The eligibility step: the user's cohorts at this launch.
       this.userCohorts.cohortsOf(tenantId, userId, client, cached.cohortTargeting),
     ]);
     // A catalogue revalidated meanwhile may name other cohorts.
     const userCohorts =
       catalogue === cached ? cohorts : await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargeting);
     return catalogue.render(userId, userCohorts, state, this.clock.now());
+  }
+
+  /**
+   * The tenant's cached catalogue. A tenant that has none (NO_CATALOGUE) has no stored state and
+   * stores nothing, so its requests read nothing more; but its snapshots are ignored only once a
+   * check that started after the request arrived confirms it still has none (a stale catalogue never loses data).
+   */
+  private async catalogueFor(tenantId: string, request: SnapshotRequest, mark: number): Promise<TenantCatalogue> {
+    const cached = await this.catalogueCache.catalogueOf(tenantId);
+    if (cached !== NO_CATALOGUE || !hasSnapshots(request)) {
+      return cached;
+    }
+    const current = await this.catalogueCache.revalidated(tenantId, mark);
+    if (current === NO_CATALOGUE) {
+      this.metrics.snapshotsMerged(0, request.ctas.length + request.behaviourTags.length);
+    }
+    return current;
+  }
+
+  /**
+   * What a launch without a body would answer the user now, decided as the launch decides it, with
+   * nothing written: the stored state is pruned and bounded in memory only. The user is also looked up
+   * in the cohorts of the paused CTAs and in `names` (explain looks at CTAs a launch does not serve);
+   * that changes nothing the launch decides, which reads only the cohorts its CTAs name.
+   */
+  async preview(tenantId: string, userId: string, client: CohortClient, names: Iterable<string> = []): Promise<LaunchPreview> {
+    const mark = this.catalogueCache.freshnessMark();
+    const [cached, stored] = await Promise.all([this.catalogueCache.catalogueOf(tenantId), this.store.read(tenantId, userId)]);
+    const state = stored ? parseUserState(stored.json) : emptyUserState();
+    const catalogue = dropsOnCatalogueWord(state, NO_SNAPSHOTS, cached, this.clock.now())
+      ? await this.catalogueCache.revalidated(tenantId, mark)
+      : cached;
+    const cohorts = await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargetingWith(names));
+    const now = this.clock.now();
+    const storedMachines = machineCounts(state);
+    pruneUserState(state, catalogue, now);
+    const expiredMachines = new Map(
+      [...storedMachines].map(([ctaId, count]) => [ctaId, count - (state.ctas.get(ctaId)?.activeStateMachines.size ?? 0)]),
+    );
+    boundUserState(state, this.limits);
+    return { catalogue, cohorts, now, answer: catalogue.render(userId, cohorts, userStateJson(state), now), expiredMachines };
   }
 
   /**
@@ -172,7 +231,7 @@ export class SdkStateService {
     return { state: userStateJson(pruned), catalogue };
   }
 
-  /** Counted and logged at warn level (docs/decisions/0006-user-state-merge.md), one line per stored merge that dropped something. */
+  /** Counted, and logged at warn level with counts, at most one line per user every few seconds (sdk-user-log.ts). */
   private reportTruncations(tenantId: string, userId: string, truncations: Truncation[]): void {
     if (truncations.length === 0) {
       return;
@@ -180,6 +239,6 @@ export class SdkStateService {
     for (const { reason, dropped } of truncations) {
       this.metrics.stateTruncated(reason, dropped);
     }
-    this.logger.warn({ tenantId, userId, truncations }, 'user state over its caps: oldest entries dropped');
+    sdkUserLog.truncated(tenantId, userId, truncations);
   }
 }

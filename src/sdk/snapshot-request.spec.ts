@@ -57,35 +57,106 @@ describe('parseSnapshotRequest', () => {
   });
 
   it.each([
-    ['a body that is not an object', []],
-    ['ctas not an array', { ctas: {} }],
-    ['a snapshot without ctaId', { ctas: [{ activeStateMachines: {} }] }],
-    ['a non-numeric ctaId', { ctas: [snapshot({ ctaId: 'abc' })] }],
-    ['a fractional ctaId', { ctas: [snapshot({ ctaId: 1.5 })] }],
-    ['a snapshot without activeStateMachines', { ctas: [{ ctaId: '12' }] }],
-    ['activeStateMachines as an array', { ctas: [snapshot({ activeStateMachines: [] })] }],
-    ['a machine without currentState', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, currentState: undefined } } })] }],
-    ['a numeric currentState', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, currentState: 2 } } })] }],
-    ['a machine without lastTransitionAt', { ctas: [snapshot({ activeStateMachines: { k: { currentState: '1', createdAt: 1 } } })] }],
-    ['a machine without createdAt', { ctas: [snapshot({ activeStateMachines: { k: { currentState: '1', lastTransitionAt: 1 } } })] }],
+    ['a body that is not an object', [], 'the body must be a JSON object'],
+    ['ctas not an array', { ctas: {} }, 'ctas must be an array'],
+    [
+      'a snapshot without ctaId',
+      { ctas: [{ activeStateMachines: {} }] },
+      'ctas[0].ctaId must be a CTA id (an integer, or its decimal string)',
+    ],
+    ['a non-numeric ctaId', { ctas: [snapshot({ ctaId: 'abc' })] }, 'ctas[0].ctaId must be a CTA id (an integer, or its decimal string)'],
+    ['a fractional ctaId', { ctas: [snapshot({ ctaId: 1.5 })] }, 'ctas[0].ctaId must be a CTA id (an integer, or its decimal string)'],
+    ['a snapshot without activeStateMachines', { ctas: [{ ctaId: '12' }] }, 'ctas[0].activeStateMachines must be an object'],
+    ['activeStateMachines as an array', { ctas: [snapshot({ activeStateMachines: [] })] }, 'ctas[0].activeStateMachines must be an object'],
+    [
+      'a machine without currentState',
+      { ctas: [snapshot({ activeStateMachines: { k: { ...machine, currentState: undefined } } })] },
+      'ctas[0].activeStateMachines.k.currentState must be a string',
+    ],
+    [
+      'a numeric currentState',
+      { ctas: [snapshot({ activeStateMachines: { k: { ...machine, currentState: 2 } } })] },
+      'ctas[0].activeStateMachines.k.currentState must be a string',
+    ],
+    [
+      'a machine without lastTransitionAt',
+      { ctas: [snapshot({ activeStateMachines: { k: { currentState: '1', createdAt: 1 } } })] },
+      'ctas[0].activeStateMachines.k.lastTransitionAt must be an integer (epoch milliseconds)',
+    ],
+    [
+      'a machine without createdAt',
+      { ctas: [snapshot({ activeStateMachines: { k: { currentState: '1', lastTransitionAt: 1 } } })] },
+      'ctas[0].activeStateMachines.k.createdAt must be an integer (epoch milliseconds)',
+    ],
     [
       'lastTransitionAt as a string',
       { ctas: [snapshot({ activeStateMachines: { k: { ...machine, lastTransitionAt: '1795372967296' } } })] },
+      'ctas[0].activeStateMachines.k.lastTransitionAt must be an integer (epoch milliseconds)',
     ],
-    ['createdAt as a fraction', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, createdAt: 1.5 } } })] }],
-    ['reset as a string', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, reset: 'true' } } })] }],
-    ['context as an array', { ctas: [snapshot({ activeStateMachines: { k: { ...machine, context: [] } } })] }],
-    ['resetAt with a string', { ctas: [snapshot({ resetAt: ['1'] })] }],
-    ['actionDoneAt not an array', { ctas: [snapshot({ actionDoneAt: 5 })] }],
-    ['a tag without behaviourTagName', { behaviourTags: [{ ctaRelation: { activeCtas: [] } }] }],
-    ['a numeric behaviourTagName', { behaviourTags: [{ behaviourTagName: 5 }] }],
-    ['ctasResetAt without resetAt', { behaviourTags: [{ behaviourTagName: 't', exposureRule: { ctasResetAt: [{ ctaId: '1' }] } }] }],
-    ['activeCtas with a bad id', { behaviourTags: [{ behaviourTagName: 't', ctaRelation: { activeCtas: [true] } }] }],
-  ])('rejects %s with INVALID_REQUEST "invalid request"', (_case, body) => {
+    [
+      'createdAt as a fraction',
+      { ctas: [snapshot({ activeStateMachines: { k: { ...machine, createdAt: 1.5 } } })] },
+      'ctas[0].activeStateMachines.k.createdAt must be an integer (epoch milliseconds)',
+    ],
+    [
+      'reset as a string',
+      { ctas: [snapshot({ activeStateMachines: { k: { ...machine, reset: 'true' } } })] },
+      'ctas[0].activeStateMachines.k.reset must be a boolean',
+    ],
+    [
+      'context as an array',
+      { ctas: [snapshot({ activeStateMachines: { k: { ...machine, context: [] } } })] },
+      'ctas[0].activeStateMachines.k.context must be an object',
+    ],
+    ['resetAt with a string', { ctas: [snapshot({ resetAt: ['1'] })] }, 'ctas[0].resetAt[0] must be an integer (epoch milliseconds)'],
+    ['actionDoneAt not an array', { ctas: [snapshot({ actionDoneAt: 5 })] }, 'ctas[0].actionDoneAt must be an array'],
+    [
+      'a tag without behaviourTagName',
+      { behaviourTags: [{ ctaRelation: { activeCtas: [] } }] },
+      'behaviourTags[0].behaviourTagName must be a string',
+    ],
+    ['a numeric behaviourTagName', { behaviourTags: [{ behaviourTagName: 5 }] }, 'behaviourTags[0].behaviourTagName must be a string'],
+    [
+      'ctasResetAt without resetAt',
+      { behaviourTags: [{ behaviourTagName: 't', exposureRule: { ctasResetAt: [{ ctaId: '1' }] } }] },
+      'behaviourTags[0].exposureRule.ctasResetAt[0].resetAt must be an integer (epoch milliseconds)',
+    ],
+    [
+      'activeCtas with a bad id',
+      { behaviourTags: [{ behaviourTagName: 't', ctaRelation: { activeCtas: [true] } }] },
+      'behaviourTags[0].ctaRelation.activeCtas[0] must be a CTA id (an integer, or its decimal string)',
+    ],
+  ])('rejects %s with INVALID_REQUEST "invalid request" naming the path', (_case, body, problem) => {
     const error = rejection(body);
     expect(error).toBeInstanceOf(DomainError);
     expect(error.code).toBe('INVALID_REQUEST');
-    expect(error.message).toBe('invalid request');
+    expect(error.message).toBe(`invalid request: ${problem}`);
+  });
+
+  it('names every problem of a body in one message, the seed\'s "invalid request" first', () => {
+    const error = rejection({
+      ctas: [
+        { ctaId: '1', activeStateMachines: { m1: { ...machine, currentState: 2 } } },
+        { ctaId: 'x', activeStateMachines: { m2: { currentState: '1', lastTransitionAt: '5', createdAt: 1 } }, resetAt: [1, 'a'] },
+      ],
+      behaviourTags: [{ behaviourTagName: 7, ctaRelation: { activeCtas: ['1', -1] } }],
+    });
+    expect(error.message).toBe(
+      'invalid request: ctas[0].activeStateMachines.m1.currentState must be a string; ' +
+        'ctas[1].ctaId must be a CTA id (an integer, or its decimal string); ' +
+        'ctas[1].activeStateMachines.m2.lastTransitionAt must be an integer (epoch milliseconds); ' +
+        'ctas[1].resetAt[1] must be an integer (epoch milliseconds); ' +
+        'behaviourTags[0].behaviourTagName must be a string; ' +
+        'behaviourTags[0].ctaRelation.activeCtas[1] must be a CTA id (an integer, or its decimal string)',
+    );
+  });
+
+  it('stops reading at the 21st problem: 20 named, then "and more"', () => {
+    const error = rejection({ ctas: [snapshot({ resetAt: Array(5000).fill('x') })] });
+    const problems = error.message.replace(/^invalid request: /, '').split('; ');
+    expect(problems).toHaveLength(21);
+    expect(problems[19]).toBe('ctas[0].resetAt[19] must be an integer (epoch milliseconds)');
+    expect(problems[20]).toBe('and more');
   });
 
   const machines = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`m${i}`, machine]));

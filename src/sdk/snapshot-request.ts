@@ -1,4 +1,5 @@
-import { invalidRequest } from '../common/domain-error';
+import { DomainError, invalidRequest } from '../common/domain-error';
+import { MAX_PROBLEMS_NAMED } from '../common/problems';
 import { reportedCtaId } from '../ctas/cta-id';
 
 /**
@@ -6,7 +7,8 @@ import { reportedCtaId } from '../ctas/cta-id';
  * by hand on the hot path instead of through a ValidationPipe (docs/decisions/0006-user-state-merge.md):
  * types are exact (longs are JSON numbers, `reset` a boolean), CTA ids come as
  * decimal strings or integers and are kept as canonical strings. An optional
- * field sent as `null` reads as absent (SDKs built on Jackson send nulls).
+ * field sent as `null` reads as absent (SDKs built on Jackson send nulls). A malformed body is answered
+ * with the seed's "invalid request" followed by its problems at their paths, up to 20.
  */
 
 export interface StateMachine {
@@ -45,7 +47,7 @@ export interface SnapshotRequest {
   behaviourTags: BehaviourTagSnapshot[];
 }
 
-/** The one message of every malformed SDK body (seed: "invalid request"). */
+/** The start of every malformed SDK body's message (seed: "invalid request"); its problems follow. */
 const INVALID = 'invalid request';
 
 /**
@@ -62,110 +64,182 @@ export const MAX_SNAPSHOT_LIST_ENTRIES = 10_000;
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const absent = (value: unknown): boolean => value === undefined || value === null;
 
-function fail(): never {
-  throw invalidRequest(INVALID);
-}
+const OBJECT = 'must be an object';
+const ARRAY = 'must be an array';
+const STRING = 'must be a string';
+const LONG = 'must be an integer (epoch milliseconds)';
+const CTA_ID = 'must be a CTA id (an integer, or its decimal string)';
 
-function object(value: unknown): Json {
-  return isObject(value) ? value : fail();
-}
+/**
+ * The problems of one body, each at its path. Paths are built only for a problem, so a valid body costs
+ * what the checks cost; at the 21st problem the reading stops (with "and more"), so a malformed body
+ * costs no more than a valid one.
+ */
+class Problems {
+  private readonly named: string[] = [];
 
-function array(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : fail();
-}
-
-/** An array of at most `max` entries; over the cap the message says which list and the cap. */
-function capped(value: unknown, max: number, what: string): unknown[] {
-  const list = array(value);
-  if (list.length > max) {
-    throw invalidRequest(`${INVALID}: ${what} holds ${list.length} entries, at most ${max} are allowed`);
+  add(path: string, problem: string): void {
+    if (this.named.length === MAX_PROBLEMS_NAMED) throw this.refusal('; and more');
+    this.named.push(`${path} ${problem}`);
   }
-  return list;
+
+  /** INVALID_REQUEST naming them, when there are any. */
+  check(): void {
+    if (this.named.length > 0) throw this.refusal('');
+  }
+
+  private refusal(more: string): DomainError {
+    return invalidRequest(`${INVALID}: ${this.named.join('; ')}${more}`);
+  }
 }
 
-function long(value: unknown): number {
-  return Number.isSafeInteger(value) ? (value as number) : fail();
+/**
+ * An optional list of at most `max` entries (absent or null: undefined), each entry checked in place; `path`
+ * is asked for only when there is a problem. Over the cap, the entries are not looked at.
+ */
+function optionalList(
+  value: unknown,
+  max: number,
+  problems: Problems,
+  path: () => string,
+  entry: (item: unknown, index: number) => void,
+): unknown[] | undefined {
+  if (absent(value)) return undefined;
+  if (!Array.isArray(value)) {
+    problems.add(path(), ARRAY);
+    return undefined;
+  }
+  if (value.length > max) {
+    problems.add(path(), `holds ${value.length} entries, at most ${max} are allowed`);
+    return undefined;
+  }
+  for (let index = 0; index < value.length; index++) entry(value[index], index);
+  return value;
 }
 
-function string(value: unknown): string {
-  return typeof value === 'string' ? value : fail();
+/** A list of epoch milliseconds, checked in place (a body's lists are the largest part of it). */
+function longs(value: unknown, problems: Problems, path: () => string): number[] | undefined {
+  return optionalList(value, MAX_SNAPSHOT_LIST_ENTRIES, problems, path, (item, index) => {
+    if (!Number.isSafeInteger(item)) problems.add(`${path()}[${index}]`, LONG);
+  }) as number[] | undefined;
 }
 
-/** A CTA id as sent (`"12"` or `12`) → `"12"`. */
-const snapshotCtaId = (value: unknown): string => reportedCtaId(value) ?? fail();
-
-/** `undefined` for an absent or null optional field, else the field checked by `read`. */
-function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined {
-  return value === undefined || value === null ? undefined : read(value);
-}
-
-const longs =
-  (what: string) =>
-  (value: unknown): number[] =>
-    capped(value, MAX_SNAPSHOT_LIST_ENTRIES, what).map(long);
-
-function stateMachine(value: unknown): IncomingStateMachine {
-  const { reset, ...fields } = object(value);
-  string(fields.currentState);
-  long(fields.lastTransitionAt);
-  long(fields.createdAt);
-  optional(fields.context, object);
+/** The machine of `key` in the snapshot at `at` (the path of its activeStateMachines). */
+function stateMachine(value: unknown, problems: Problems, at: string, key: string): IncomingStateMachine {
+  if (!isObject(value)) {
+    problems.add(`${at}.${key}`, OBJECT);
+    return { machine: value as StateMachine, reset: false };
+  }
+  const { reset, ...fields } = value;
+  if (typeof fields.currentState !== 'string') problems.add(`${at}.${key}.currentState`, STRING);
+  if (!Number.isSafeInteger(fields.lastTransitionAt)) problems.add(`${at}.${key}.lastTransitionAt`, LONG);
+  if (!Number.isSafeInteger(fields.createdAt)) problems.add(`${at}.${key}.createdAt`, LONG);
   if (fields.context === null) {
     delete fields.context;
+  } else if (fields.context !== undefined && !isObject(fields.context)) {
+    problems.add(`${at}.${key}.context`, OBJECT);
   }
-  return { machine: fields as StateMachine, reset: optional(reset, (flag) => (typeof flag === 'boolean' ? flag : fail())) ?? false };
+  if (!absent(reset) && typeof reset !== 'boolean') problems.add(`${at}.${key}.reset`, 'must be a boolean');
+  return { machine: fields as StateMachine, reset: reset === true };
 }
 
-function ctaSnapshot(value: unknown, index: number): CtaSnapshot {
-  const snapshot = object(value);
-  const entries = Object.entries(object(snapshot.activeStateMachines));
-  if (entries.length > MAX_STATE_MACHINES_PER_SNAPSHOT) {
-    throw invalidRequest(
-      `${INVALID}: ctas[${index}].activeStateMachines holds ${entries.length} state machines, at most ${MAX_STATE_MACHINES_PER_SNAPSHOT} are allowed`,
-    );
-  }
+function ctaSnapshot(value: unknown, index: number, problems: Problems): CtaSnapshot {
+  const path = `ctas[${index}]`;
   const machines = new Map<string, IncomingStateMachine>();
-  for (const [key, machine] of entries) {
-    machines.set(key, stateMachine(machine));
+  if (!isObject(value)) {
+    problems.add(path, OBJECT);
+    return { ctaId: '', activeStateMachines: machines };
+  }
+  const ctaId = reportedCtaId(value.ctaId);
+  if (ctaId === null) problems.add(`${path}.ctaId`, CTA_ID);
+  const at = `${path}.activeStateMachines`;
+  if (!isObject(value.activeStateMachines)) {
+    problems.add(at, OBJECT);
+  } else {
+    const entries = Object.entries(value.activeStateMachines);
+    if (entries.length > MAX_STATE_MACHINES_PER_SNAPSHOT) {
+      problems.add(at, `holds ${entries.length} state machines, at most ${MAX_STATE_MACHINES_PER_SNAPSHOT} are allowed`);
+    } else {
+      for (const [key, machine] of entries) machines.set(key, stateMachine(machine, problems, at, key));
+    }
   }
   return {
-    ctaId: snapshotCtaId(snapshot.ctaId),
+    ctaId: ctaId ?? '',
     activeStateMachines: machines,
-    resetAt: optional(snapshot.resetAt, longs(`ctas[${index}].resetAt`)),
-    actionDoneAt: optional(snapshot.actionDoneAt, longs(`ctas[${index}].actionDoneAt`)),
+    resetAt: longs(value.resetAt, problems, () => `${path}.resetAt`),
+    actionDoneAt: longs(value.actionDoneAt, problems, () => `${path}.actionDoneAt`),
   };
 }
 
-function ctaResetAt(value: unknown): CtaResetAt {
-  const entry = object(value);
-  return { ctaId: snapshotCtaId(entry.ctaId), resetAt: long(entry.resetAt) };
-}
-
-function tagSnapshot(value: unknown, index: number): BehaviourTagSnapshot {
-  const snapshot = object(value);
-  const exposureRule = optional(snapshot.exposureRule, object);
-  const ctaRelation = optional(snapshot.ctaRelation, object);
+function tagSnapshot(value: unknown, index: number, problems: Problems): BehaviourTagSnapshot {
   const path = `behaviourTags[${index}]`;
+  if (!isObject(value)) {
+    problems.add(path, OBJECT);
+    return { behaviourTagName: '' };
+  }
+  if (typeof value.behaviourTagName !== 'string') problems.add(`${path}.behaviourTagName`, STRING);
+  const exposureRule = optionalObject(value.exposureRule, problems, `${path}.exposureRule`);
+  const ctaRelation = optionalObject(value.ctaRelation, problems, `${path}.ctaRelation`);
+  const resetsPath = () => `${path}.exposureRule.ctasResetAt`;
+  const ctasResetAt: CtaResetAt[] = [];
+  const resets = optionalList(exposureRule?.ctasResetAt, MAX_SNAPSHOT_LIST_ENTRIES, problems, resetsPath, (entry, at) => {
+    if (!isObject(entry)) return problems.add(`${resetsPath()}[${at}]`, OBJECT);
+    const ctaId = reportedCtaId(entry.ctaId);
+    if (ctaId === null) problems.add(`${resetsPath()}[${at}].ctaId`, CTA_ID);
+    if (!Number.isSafeInteger(entry.resetAt)) problems.add(`${resetsPath()}[${at}].resetAt`, LONG);
+    ctasResetAt.push({ ctaId: ctaId ?? '', resetAt: entry.resetAt as number });
+  });
+  const activePath = () => `${path}.ctaRelation.activeCtas`;
+  const activeCtas: string[] = [];
+  const active = optionalList(ctaRelation?.activeCtas, MAX_SNAPSHOT_LIST_ENTRIES, problems, activePath, (id, at) => {
+    const ctaId = reportedCtaId(id);
+    if (ctaId === null) problems.add(`${activePath()}[${at}]`, CTA_ID);
+    activeCtas.push(ctaId ?? '');
+  });
   return {
-    behaviourTagName: string(snapshot.behaviourTagName),
-    ctasResetAt: optional(exposureRule?.ctasResetAt, (list) =>
-      capped(list, MAX_SNAPSHOT_LIST_ENTRIES, `${path}.exposureRule.ctasResetAt`).map(ctaResetAt),
-    ),
-    activeCtas: optional(ctaRelation?.activeCtas, (list) =>
-      capped(list, MAX_SNAPSHOT_LIST_ENTRIES, `${path}.ctaRelation.activeCtas`).map(snapshotCtaId),
-    ),
+    behaviourTagName: value.behaviourTagName as string,
+    ctasResetAt: resets === undefined ? undefined : ctasResetAt,
+    activeCtas: active === undefined ? undefined : activeCtas,
   };
+}
+
+/** An optional object (absent or null: undefined). */
+function optionalObject(value: unknown, problems: Problems, path: string): Json | undefined {
+  if (absent(value)) return undefined;
+  if (isObject(value)) return value;
+  problems.add(path, OBJECT);
+  return undefined;
 }
 
 /** Validates the whole body before anything is merged; no body at all is an empty request. */
 export function parseSnapshotRequest(body: unknown): SnapshotRequest {
-  if (body === undefined || body === null) {
+  if (absent(body)) {
     return { ctas: [], behaviourTags: [] };
   }
-  const request = object(body);
-  return {
-    ctas: optional(request.ctas, (list) => capped(list, MAX_CTA_SNAPSHOTS, 'ctas').map(ctaSnapshot)) ?? [],
-    behaviourTags: optional(request.behaviourTags, (list) => capped(list, MAX_TAG_SNAPSHOTS, 'behaviourTags').map(tagSnapshot)) ?? [],
-  };
+  const problems = new Problems();
+  if (!isObject(body)) {
+    problems.add('the body', 'must be a JSON object');
+    problems.check();
+  }
+  const request = body as Json;
+  const ctas: CtaSnapshot[] = [];
+  const behaviourTags: BehaviourTagSnapshot[] = [];
+  optionalList(
+    request.ctas,
+    MAX_CTA_SNAPSHOTS,
+    problems,
+    () => 'ctas',
+    (snapshot, index) => ctas.push(ctaSnapshot(snapshot, index, problems)),
+  );
+  optionalList(
+    request.behaviourTags,
+    MAX_TAG_SNAPSHOTS,
+    problems,
+    () => 'behaviourTags',
+    (snapshot, index) => behaviourTags.push(tagSnapshot(snapshot, index, problems)),
+  );
+  problems.check();
+  return { ctas, behaviourTags };
 }

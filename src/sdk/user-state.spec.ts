@@ -1,8 +1,8 @@
 import { machine as stateMachine } from '../../test/fixtures';
 import type { SnapshotRequest, StateMachine } from './snapshot-request';
 import { parseSnapshotRequest } from './snapshot-request';
+import { boundUserState, withinLimits } from './user-state-bounds';
 import {
-  boundUserState,
   dropsOnCatalogueWord,
   emptyUserState,
   MAX_STORED_LIST_ENTRIES,
@@ -15,7 +15,6 @@ import {
   stateMachinesJson,
   UserState,
   userStateJson,
-  withinLimits,
 } from './user-state';
 
 const NOW = 1_800_000_000_000;

@@ -39,7 +39,12 @@ interface PendingRead {
  * itself on this path.
  *
  * Reads are batched (`ReadBatcher`): the reads of one tenant issued in the same turn
- * of the event loop go out as one primary-key query.
+ * of the event loop go out as one primary-key query; nothing read is kept past the request.
+ *
+ * A row is never deleted and its version only grows: a user's erase empties the document and
+ * bumps the version (`eraseUserState`, user-data.ts), so a write resting on a read from before
+ * the erase fails here — the update on its version, the insert on the key — and the caller merges
+ * again onto the empty document (docs/decisions/0017-user-data-export-and-erase.md).
  *
  * A write may carry the user's insights (docs/decisions/0018-campaign-insights.md), its pending counts and
  * marks: they are stored by the same conditional statement as the document, so they count exactly

@@ -67,19 +67,28 @@ export function parseUserState(json: string): UserState {
   };
 }
 
-export function serializeUserState(state: UserState): string {
-  const document: StoredDocument = {
-    ctas: [...state.ctas].map(([ctaId, cta]) => [
-      ctaId,
-      { activeStateMachines: [...cta.activeStateMachines], resetAt: cta.resetAt, actionDoneAt: cta.actionDoneAt },
-    ]),
-    tags: [...state.tags],
-  };
-  return JSON.stringify(document);
+/** A machine as its CTA's list in the stored document holds it: `["key",{…}]`. */
+export const storedMachineJson = (key: string, machine: StateMachine): string => JSON.stringify([key, machine]);
+
+/**
+ * The stored document: `{"ctas":[[id,{"activeStateMachines":[[key,machine],…],"resetAt":[…],"actionDoneAt":[…]}],…],"tags":[[name,{…}],…]}`,
+ * as `JSON.stringify` writes it. `machineJson` may answer a machine's text already made (the caps do).
+ */
+export function serializeUserState(state: UserState, machineJson = storedMachineJson): string {
+  const ctas: string[] = [];
+  for (const [ctaId, cta] of state.ctas) {
+    const machines: string[] = [];
+    for (const [key, machine] of cta.activeStateMachines) machines.push(machineJson(key, machine));
+    ctas.push(
+      `[${JSON.stringify(ctaId)},{"activeStateMachines":[${machines.join(',')}],"resetAt":${JSON.stringify(cta.resetAt)},"actionDoneAt":${JSON.stringify(cta.actionDoneAt)}}]`,
+    );
+  }
+  const tags = [...state.tags].map((entry) => JSON.stringify(entry));
+  return `{"ctas":[${ctas.join(',')}],"tags":[${tags.join(',')}]}`;
 }
 
 /** The newest `limit` entries of a list, in the order sent; `newness` ranks entries (default: position). */
-function newest<T>(list: T[], newness?: (entry: T) => number, limit = MAX_STORED_LIST_ENTRIES): T[] {
+export function newest<T>(list: T[], newness?: (entry: T) => number, limit = MAX_STORED_LIST_ENTRIES): T[] {
   if (list.length <= limit) {
     return list;
   }
@@ -94,8 +103,8 @@ function newest<T>(list: T[], newness?: (entry: T) => number, limit = MAX_STORED
   return list.filter((entry) => newness(entry) > threshold || (newness(entry) === threshold && keepAtThreshold-- > 0));
 }
 
-const byValue = (value: number): number => value;
-const byResetAt = (entry: CtaResetAt): number => entry.resetAt;
+export const byValue = (value: number): number => value;
+export const byResetAt = (entry: CtaResetAt): number => entry.resetAt;
 
 /**
  * Whether merging `request` into `state` and pruning would drop or ignore
@@ -202,118 +211,8 @@ export function pruneUserState(state: UserState<MachineAge>, catalogue: StateCat
   return machinesDropped || state.ctas.size + state.tags.size !== sizeBefore;
 }
 
-/** The per-user caps of docs/decisions/0006-user-state-merge.md ("Bounded state"). */
-export interface StateLimits {
-  maxMachinesPerCta: number;
-  maxUserStateBytes: number;
-}
-
-export type TruncationReason = 'machines_per_cta' | 'user_state_bytes';
-
-/** What `boundUserState` dropped from one CTA's (or, for list entries, one tag's) state. */
-export interface Truncation {
-  reason: TruncationReason;
-  ctaId?: string;
-  behaviourTagName?: string;
-  /** State machines, or list entries once no machine is left. */
-  dropped: number;
-}
-
-/** Whether a stored document (`json`, parsed as `state`) is within `limits` as it is: the launch's cheap check. */
-export function withinLimits(state: UserState<MachineAge>, json: string, limits: StateLimits): boolean {
-  // UTF-8 takes at most 3 bytes per UTF-16 unit: most documents pass without being measured.
-  const fits = json.length * 3 <= limits.maxUserStateBytes || Buffer.byteLength(json) <= limits.maxUserStateBytes;
-  return fits && [...state.ctas.values()].every((cta) => cta.activeStateMachines.size <= limits.maxMachinesPerCta);
-}
-
-/** Oldest first: by `lastTransitionAt`, then `createdAt`. */
-const byAge = (a: StateMachine, b: StateMachine): number => a.lastTransitionAt - b.lastTransitionAt || a.createdAt - b.createdAt;
-
-/**
- * Keeps `state` within `limits` (docs/decisions/0006-user-state-merge.md): per CTA at most
- * `maxMachinesPerCta` machines, the oldest dropped first; then, while the
- * serialised document is over `maxUserStateBytes`, the oldest machines across
- * all CTAs, and once none is left the older half of the longest list. Answers
- * the document that fits and what was dropped.
- */
-export function boundUserState(state: UserState, limits: StateLimits): { json: string; truncations: Truncation[] } {
-  const truncations: Truncation[] = [];
-  for (const [ctaId, cta] of state.ctas) {
-    const excess = cta.activeStateMachines.size - limits.maxMachinesPerCta;
-    if (excess > 0) {
-      const oldest = [...cta.activeStateMachines].sort(([, a], [, b]) => byAge(a, b)).slice(0, excess);
-      oldest.forEach(([key]) => cta.activeStateMachines.delete(key));
-      truncations.push({ reason: 'machines_per_cta', ctaId, dropped: excess });
-    }
-  }
-  let json = serializeUserState(state);
-  let bytes = Buffer.byteLength(json);
-  if (bytes <= limits.maxUserStateBytes) {
-    return { json, truncations };
-  }
-  const droppedByCta = new Map<string, number>();
-  const machines = [...state.ctas].flatMap(([ctaId, cta]) =>
-    [...cta.activeStateMachines].map(([key, machine]) => ({ ctaId, key, machine })),
-  );
-  machines.sort((a, b) => byAge(a.machine, b.machine));
-  let next = 0;
-  while (bytes > limits.maxUserStateBytes && next < machines.length) {
-    // Drop about as many of the oldest as the excess takes, then measure again.
-    let freed = 0;
-    do {
-      const { ctaId, key, machine } = machines[next++];
-      state.ctas.get(ctaId)!.activeStateMachines.delete(key);
-      droppedByCta.set(ctaId, (droppedByCta.get(ctaId) ?? 0) + 1);
-      freed += Buffer.byteLength(JSON.stringify([key, machine])) + 1;
-    } while (freed < bytes - limits.maxUserStateBytes && next < machines.length);
-    dropEmptyEntries(state);
-    json = serializeUserState(state);
-    bytes = Buffer.byteLength(json);
-  }
-  droppedByCta.forEach((dropped, ctaId) => truncations.push({ reason: 'user_state_bytes', ctaId, dropped }));
-  while (bytes > limits.maxUserStateBytes) {
-    truncations.push(halveLongestList(state));
-    dropEmptyEntries(state);
-    json = serializeUserState(state);
-    bytes = Buffer.byteLength(json);
-  }
-  return { json, truncations };
-}
-
-/** Keeps the newer half of the longest list of the state (resetAt, actionDoneAt, activeCtas, ctasResetAt). */
-function halveLongestList(state: UserState): Truncation {
-  const lists: { length: number; halve: () => void; owner: Pick<Truncation, 'ctaId' | 'behaviourTagName'> }[] = [];
-  for (const [ctaId, cta] of state.ctas) {
-    lists.push({
-      length: cta.resetAt.length,
-      halve: () => (cta.resetAt = newest(cta.resetAt, byValue, cta.resetAt.length >> 1)),
-      owner: { ctaId },
-    });
-    lists.push({
-      length: cta.actionDoneAt.length,
-      halve: () => (cta.actionDoneAt = newest(cta.actionDoneAt, byValue, cta.actionDoneAt.length >> 1)),
-      owner: { ctaId },
-    });
-  }
-  for (const [behaviourTagName, tag] of state.tags) {
-    lists.push({
-      length: tag.activeCtas.length,
-      halve: () => (tag.activeCtas = newest(tag.activeCtas, undefined, tag.activeCtas.length >> 1)),
-      owner: { behaviourTagName },
-    });
-    lists.push({
-      length: tag.ctasResetAt.length,
-      halve: () => (tag.ctasResetAt = newest(tag.ctasResetAt, byResetAt, tag.ctasResetAt.length >> 1)),
-      owner: { behaviourTagName },
-    });
-  }
-  const longest = lists.reduce((best, list) => (list.length > best.length ? list : best), { length: 0, halve: () => undefined, owner: {} });
-  longest.halve();
-  return { reason: 'user_state_bytes', ...longest.owner, dropped: longest.length - (longest.length >> 1) };
-}
-
 /** Removes CTA and tag entries left with nothing in them. */
-function dropEmptyEntries(state: UserState<MachineAge>): void {
+export function dropEmptyEntries(state: UserState<MachineAge>): void {
   for (const [ctaId, cta] of state.ctas) {
     if (cta.activeStateMachines.size === 0 && cta.resetAt.length === 0 && cta.actionDoneAt.length === 0) {
       state.ctas.delete(ctaId);

@@ -47,7 +47,7 @@ describe('AppUserTokenGuard', () => {
     it('refuses a missing or unknown token with 401, another user or an inexact number with 403', async () => {
       expect(await refusal(check(null, '42'))).toEqual({
         code: ErrorCode.UNAUTHORIZED,
-        message: "the app user's token is required in Authorization: Bearer <token>",
+        message: "the app user's token is required in Authorization: Bearer (Authorize: appUserToken)",
       });
       expect(await refusal(check('session-z', '42'))).toEqual({ code: ErrorCode.UNAUTHORIZED, message: 'the app-user token is not valid' });
       expect((await refusal(check('session-a', '43'))).code).toBe(ErrorCode.FORBIDDEN);

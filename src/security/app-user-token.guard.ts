@@ -4,10 +4,11 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
-import { errorExamples, SERVICE_UNAVAILABLE_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../common/api-error-responses';
+import { errorExamples, SERVICE_UNAVAILABLE_EXAMPLE } from '../common/api-error-responses';
 import { ErrorEnvelopeDto } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
-import { SDK_KEY_SCHEME } from './key-schemes';
+import { UNAUTHORIZED_ANSWERS } from './api-key.guard';
+import { APP_USER_TOKEN_SCHEME, SDK_KEY_SCHEME } from './key-schemes';
 import { parseSdkUserId } from '../common/request-headers';
 import { userIdValue } from '../common/user-id';
 import { ORCHESTRATION_SETTINGS, OrchestrationSettings } from '../orchestration-options';
@@ -24,16 +25,13 @@ export const appUserTokenVerifierProvider: FactoryProvider<AppUserTokenVerifier 
     settings.appUserTokenVerifier ?? (settings.appUserTokens ? new JoseAppUserTokenVerifier(settings.appUserTokens, clock) : null),
 };
 
-/** Name of the app-user token's security scheme in the OpenAPI document. */
-export const APP_USER_TOKEN_SCHEME = 'appUserToken';
-
 const BEARER = /^Bearer +(\S+)$/i;
-const TOKEN_REQUIRED_MESSAGE = "the app user's token is required in Authorization: Bearer <token>";
+const TOKEN_REQUIRED_MESSAGE = `the app user's token is required in Authorization: Bearer (Authorize: ${APP_USER_TOKEN_SCHEME})`;
 const ANOTHER_USERS_TOKEN_MESSAGE = "the app-user token is another user's: its user is not the auth-userid";
 
 /**
  * App-user tokens (docs/decisions/0010-roles-keys-and-tokens.md): when a verifier is configured, the request's
- * `Authorization: Bearer <token>` must be a valid app-user token (else 401) naming the user
+ * `Authorization: Bearer` token must be a valid app-user token (else 401) naming the user
  * of `auth-userid` (else 403). Runs after the mount's guards (the SDK API key in `x-api-key`).
  */
 @Injectable()
@@ -76,12 +74,12 @@ export const RequireAppUserToken = (): MethodDecorator =>
     ApiUnauthorizedResponse({
       type: ErrorEnvelopeDto,
       description:
-        'UNAUTHORIZED: app-user tokens are configured and Authorization: Bearer <token> is missing, malformed, badly signed, ' +
+        'UNAUTHORIZED: app-user tokens are configured and the bearer of Authorization is missing, malformed, badly signed, ' +
         'expired or unsigned (alg none); or SDK keys are configured and x-api-key holds none',
       examples: errorExamples([
         [ErrorCode.UNAUTHORIZED, TOKEN_REQUIRED_MESSAGE],
         [ErrorCode.UNAUTHORIZED, TOKEN_EXPIRED_MESSAGE],
-        UNAUTHORIZED_EXAMPLE,
+        ...UNAUTHORIZED_ANSWERS.sdk.examples,
       ]),
     }),
     ApiForbiddenResponse({
@@ -100,27 +98,12 @@ export const RequireAppUserToken = (): MethodDecorator =>
   );
 
 /**
- * Adds the `appUserToken` scheme, and sets the requirement of the operations marked by
- * `RequireAppUserToken` to the token together with the SDK key in x-api-key. (Swagger appends
- * the method's requirement to the mount's, which would read "the key or the token"; on these
- * routes the bearer is the app user's token and the key must come in x-api-key beside it.)
+ * Sets the requirement of the operations marked by `RequireAppUserToken` to the token together with
+ * the SDK key in x-api-key. (Swagger appends the method's requirement to the mount's, which would
+ * read "the key or the token"; on these routes the bearer is the app user's token and the key must
+ * come in x-api-key beside it.) The scheme itself is one of `keySchemes`.
  */
 export function withAppUserTokenSecurity(document: OpenAPIObject): OpenAPIObject {
-  document.components = {
-    ...document.components,
-    securitySchemes: {
-      ...document.components?.securitySchemes,
-      [APP_USER_TOKEN_SCHEME]: {
-        type: 'http',
-        scheme: 'bearer',
-        bearerFormat: 'JWT',
-        description:
-          "**App-user token** for the SDK's launch and delta: the app user's own token (a JWT: HS256 with SDK_JWT_SECRET, RS256/ES256 " +
-          'from SDK_JWT_JWKS_URL) as Authorization: Bearer <token>, whose user claim (SDK_JWT_USER_CLAIM, default sub) is the ' +
-          'auth-userid. Needed only when the service runs with SDK_JWT_SECRET or SDK_JWT_JWKS_URL.',
-      },
-    },
-  };
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations)) {
       const security = operation && typeof operation === 'object' && 'security' in operation ? operation.security : undefined;

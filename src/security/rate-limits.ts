@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { underPrefix } from '../common/path-prefix';
-import { parseSdkUserId, parseTenantId } from '../common/request-headers';
+import { sdkUserOf } from '../common/request-headers';
 import type { AppConfig } from '../config/app-config';
 
 const RATE_WINDOW_MS = 60_000;
@@ -38,28 +38,10 @@ export async function registerRateLimits(app: NestFastifyApplication, config: Ap
       if (apiOf(request) === 'admin') {
         return `admin:${request.ip}`;
       }
-      const user = safeUserId(request);
-      return user === null ? `sdk-ip:${request.ip}` : `sdk:${safeTenant(request)}:${user}`;
+      const user = sdkUserOf(request.headers);
+      return user === null ? `sdk-ip:${request.ip}` : `sdk:${user.tenantId}:${user.userId}`;
     },
     errorResponseBuilder: (_request, context) =>
       new DomainError(ErrorCode.RATE_LIMITED, `rate limit of ${context.max} requests a minute exceeded, retry in ${context.after}`),
   });
-}
-
-/** The limit key must not fail on a bad tenant header: the route itself answers that 400. */
-function safeTenant(request: FastifyRequest): string {
-  try {
-    return parseTenantId(request.headers);
-  } catch {
-    return 'invalid';
-  }
-}
-
-/** The canonical user id (`042` and `42` share one budget), or null when the header is absent or bad. */
-function safeUserId(request: FastifyRequest): string | null {
-  try {
-    return parseSdkUserId(request.headers);
-  } catch {
-    return null;
-  }
 }

@@ -1,6 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ORCHESTRATION_FASTIFY_OPTIONS, registerJsonBodyParser, registerMemberUploads } from 'cta-orchestration-service';
+import {
+  ORCHESTRATION_FASTIFY_OPTIONS,
+  registerJsonBodyParser,
+  registerMemberUploads,
+  registerSdkRequestLimits,
+} from 'cta-orchestration-service';
 import { GatewayConfig } from './gateway-config';
 import { GatewayModule } from './gateway.module';
 
@@ -15,9 +20,11 @@ export const GATEWAY_APPLICATION_OPTIONS = { bodyParser: false } as const;
 export function configureGateway(app: NestFastifyApplication): void {
   app.setGlobalPrefix(GATEWAY_GLOBAL_PREFIX);
   const fastify = app.getHttpAdapter().getInstance();
-  // The module's JSON bodies (its nesting limit) and cohort member uploads as CSV streams, before the routes are registered at init.
+  // The module's JSON bodies (its nesting limit), cohort member uploads as CSV streams, and the SDK routes' body limit and
+  // per-user turns, before the routes are registered at init.
   registerJsonBodyParser(fastify);
   registerMemberUploads(fastify);
+  registerSdkRequestLimits(fastify);
   app.enableShutdownHooks();
 }
 

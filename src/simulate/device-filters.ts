@@ -1,0 +1,97 @@
+/**
+ * A condition's `filters` as the mobile SDK evaluates them against one app event (the grammar is
+ * docs/rule-reference.md; the behaviour was measured with the SDK's code): a property the event does
+ * not carry fails its comparison, whatever the comparison; numbers compare as numbers (an event value
+ * or `comparisonValue` may be a numeric string) and `!=` never holds for them; booleans compare as
+ * `Boolean(value)`, so the string "false" reads as true; `functions` compute the compared number from
+ * operands, `$.currentTime` being the event's time.
+ */
+
+type Json = Record<string, unknown>;
+
+/** An app event as the device holds it: its properties (the device's own added) and its time. */
+export interface DeviceEvent {
+  properties: Json;
+  at: number;
+}
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An own property of the event (never one of Object.prototype's). */
+const propertyOf = (event: DeviceEvent, name: unknown): unknown =>
+  typeof name === 'string' && Object.hasOwn(event.properties, name) ? event.properties[name] : undefined;
+
+/** A number, or a string that reads as one; anything else is NaN, which fails every comparison. */
+function toNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.trim() !== '') return Number(value);
+  return Number.NaN;
+}
+
+const CURRENT_TIME = '$.currentTime';
+const PROPERTY_PREFIX = '$.';
+
+function operand(value: unknown, event: DeviceEvent): number {
+  if (typeof value === 'string') {
+    if (value === CURRENT_TIME) return event.at;
+    if (value.startsWith(PROPERTY_PREFIX)) return toNumber(propertyOf(event, value.slice(PROPERTY_PREFIX.length)));
+  }
+  return isObject(value) ? computed(value, event) : toNumber(value);
+}
+
+/** `{operator: "+" | "-", operand1, operand2}`; an operand may be another such object (the rule bounds the depth). */
+function computed(functions: Json, event: DeviceEvent): number {
+  const first = operand(functions.operand1, event);
+  const second = operand(functions.operand2, event);
+  if (functions.operator === '+') return first + second;
+  if (functions.operator === '-') return first - second;
+  return Number.NaN;
+}
+
+function compareNumbers(value: number, comparisonType: unknown, target: number): boolean {
+  switch (comparisonType) {
+    case '=':
+      return value === target;
+    case '>':
+      return value > target;
+    case '<':
+      return value < target;
+    case '>=':
+      return value >= target;
+    case '<=':
+      return value <= target;
+    default:
+      return false;
+  }
+}
+
+function leafHolds(leaf: Json, event: DeviceEvent): boolean {
+  const value = isObject(leaf.functions) ? computed(leaf.functions, event) : propertyOf(event, leaf.propertyName);
+  if (value === undefined || value === null) return false;
+  const { comparisonType, comparisonValue } = leaf;
+  switch (leaf.propertyType) {
+    case 'string':
+      return comparisonType === '=' ? value === comparisonValue : comparisonType === '!=' && value !== comparisonValue;
+    case 'number':
+      return compareNumbers(toNumber(value), comparisonType, toNumber(comparisonValue));
+    case 'boolean':
+      return comparisonType === '=' && Boolean(value) === Boolean(comparisonValue);
+    default:
+      return false;
+  }
+}
+
+/** An item with an `operator` key is a nested group, any other a comparison. */
+function groupHolds(group: Json, event: DeviceEvent): boolean {
+  const items = Array.isArray(group.filter) ? group.filter : [];
+  const holds = (item: unknown): boolean => isObject(item) && ('operator' in item ? groupHolds(item, event) : leafHolds(item, event));
+  if (group.operator === 'AND') return items.every(holds);
+  if (group.operator === 'OR') return items.some(holds);
+  return false;
+}
+
+/** Whether a condition's `filters` pass for `event`: absent, null and `{}` always do. */
+export function filtersPass(filters: unknown, event: DeviceEvent): boolean {
+  if (!isObject(filters) || Object.keys(filters).length === 0) return true;
+  return groupHolds(filters, event);
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { invalidRequest } from '../common/domain-error';
+import { joinProblems, pathTo } from '../common/problems';
+import { CtaValidationService } from '../ctas/cta-validation.service';
+import { CtasService } from '../ctas/ctas.service';
+import { JourneyCta, JourneyStep, simulateJourney, SimulatedMachine } from './journey-simulator';
+import { parseSimulateRequest, SimulatedCtaRequest } from './simulate-request';
+
+/**
+ * The machine id of a CTA body's rule without groupByKeys: the CTA's id, which a body has not yet
+ * (a device names such a machine by the id the CTA gets at create).
+ */
+export const NEW_CTA_MACHINE_ID = '$ctaId';
+
+/** The answer of `POST /ctas/simulate`. */
+export interface Simulation {
+  steps: JourneyStep[];
+  /** The CTA as the device holds it after the last event. */
+  state: {
+    activeStateMachines: Record<string, SimulatedMachine>;
+    resetAt: number[];
+    actionDoneAt: number[];
+  };
+}
+
+/**
+ * `POST /ctas/simulate`: a CTA (a create body, checked as create checks it, or a stored CTA by id)
+ * run over app events as a device runs it (`simulateJourney`). Reads only; writes nothing.
+ */
+@Injectable()
+export class SimulateService {
+  constructor(
+    private readonly ctas: CtasService,
+    private readonly validation: CtaValidationService,
+    private readonly clock: Clock,
+  ) {}
+
+  async simulate(tenantId: string, body: unknown): Promise<Simulation> {
+    const request = parseSimulateRequest(body, this.clock.now());
+    const cta = await this.journeyCta(tenantId, request.cta);
+    const { steps, state } = simulateJourney(cta, request.state, request.events);
+    return {
+      steps,
+      state: {
+        // fromEntries defines own keys: a machine id such as "__proto__" stays a key.
+        activeStateMachines: Object.fromEntries(state.activeStateMachines),
+        resetAt: state.resetAt,
+        actionDoneAt: state.actionDoneAt,
+      },
+    };
+  }
+
+  private async journeyCta(tenantId: string, cta: SimulatedCtaRequest): Promise<JourneyCta> {
+    if ('id' in cta) {
+      // Unknown ids (and test CTAs) answer CTA_ID_INVALID, as the CTA read does.
+      const { ctaValidTill, ...rule } = (await this.ctas.get(tenantId, String(cta.id))).rule;
+      return { rule, validTill: ctaValidTill, ownMachineId: String(cta.id) };
+    }
+    const { dto, rule, errors } = await this.validation.check(cta.body);
+    if (rule === null || errors.length > 0) {
+      throw invalidRequest(joinProblems(errors.map(({ path, message }) => ({ path: pathTo('cta', path), message }))));
+    }
+    return { rule, validTill: dto.endTime ?? null, ownMachineId: NEW_CTA_MACHINE_ID };
+  }
+}
