@@ -1,5 +1,4 @@
 import { QueryFailedError, type DataSource } from 'typeorm';
-import { expectDomainError } from '../../test/expect-thrown';
 import { ErrorCode } from '../common/error-code';
 import { TransactionRunner } from './transaction-runner';
 
@@ -27,8 +26,10 @@ describe('TransactionRunner', () => {
 
   it('gives up after five deadlocks, asking the client to retry later', async () => {
     const { source, transaction } = dataSource('mysql', Array.from({ length: 6 }, deadlock));
-    const error = await expectDomainError(() => new TransactionRunner(source).run(async () => 'unused'), ErrorCode.SERVICE_UNAVAILABLE);
-    expect(error.headers).toEqual({ 'retry-after': '1' });
+    await expect(new TransactionRunner(source).run(async () => 'unused')).rejects.toMatchObject({
+      code: ErrorCode.SERVICE_UNAVAILABLE,
+      headers: { 'retry-after': '1' },
+    });
     expect(transaction).toHaveBeenCalledTimes(5);
   });
 
