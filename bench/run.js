@@ -19,11 +19,18 @@
  * user (a verified token is cached, so this is what a launch costs an app), and with a new token on
  * every request (what a signature check costs).
  *
+ * Insights (docs/decisions/0018-campaign-insights.md): a tenant of 1,000 CTAs with a year of folded rows
+ * and 2,000 users' pending counts, read for one CTA and for the tenant over 366 days. With
+ * BENCH_BASELINE, delta merges of this build and of that one are measured in interleaved rounds, each
+ * on a fresh database seeded alike (the merge's cost of a change, side by side in one run).
+ *
  * Then bench/instances.js (several instances, bad actors) and bench/fair-work.js (issue 27: every
  * route's worst body against JSON.parse, isolation under abuse, unknown tenants, the attack).
  *
  *   BENCH_MYSQL_URL   default mysql://root@127.0.0.1:3306/cta_bench (schema recreated); "off" skips MariaDB
  *   BENCH_DURATION_S  seconds per measurement, default 8
+ *   BENCH_BASELINE    a checkout of another version with its dist/ built (e.g. `git worktree add /tmp/base main`,
+ *                     node_modules linked, `npm run build` there), measured beside this one
  */
 const { fork } = require('node:child_process');
 const fs = require('node:fs');
@@ -32,12 +39,13 @@ const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const jose = require('jose');
-const { openDatabase, seedTenant, seedCohorts, storedMachineKeys } = require('./seed');
+const { openDatabase, seedTenant, seedCohorts, seedInsights, storedMachineKeys } = require('./seed');
 const { benchInstances } = require('./instances');
 const { benchFairWork, fairWorkTargets } = require('./fair-work');
 const { MYSQL_URL, takePort, startService, mysqlReachable, recreateSchema } = require('./service');
 
 const DURATION = Number(process.env.BENCH_DURATION_S || 8);
+const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : null;
 const LAUNCH_CONNECTIONS = 50;
 const MERGE_CONNECTIONS = 50;
 const LIST_CONNECTIONS = 10;
@@ -52,6 +60,16 @@ const COHORTS = {
   eligibility: (index) => ({ includes: [`static-${index % 10}`, `rule-${index % 5}`], excludes: [] }),
 };
 const COHORT_MEMBERS = 100_000;
+/** 1,000 CTAs (20 live) with a year of insights (seedInsights). */
+const INSIGHTS = { tenantId: 'bench-insights', firstId: 40_001, extraCtas: 980, users: 0 };
+const INSIGHT_DAYS = 366;
+const INSIGHT_PENDING_USERS = 2_000;
+/** An operator or two reading: the latency of one read, not a queue of them. */
+const INSIGHT_CONNECTIONS = 2;
+const DAY_MS = 86_400_000;
+const dayText = (day) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+/** The ids of every CTA `seedTenant` makes for `tenant`: 20 live ones, then `extraCtas`. */
+const ctaIdsOf = (tenant) => Array.from({ length: 20 + tenant.extraCtas }, (_, index) => tenant.firstId + index);
 const RULE_COHORTS = [
   { all: [{ attribute: 'appVersion', op: 'semverLt', value: '6.0' }] },
   { all: [{ attribute: 'packageName', op: 'eq', value: 'com.example.app' }, { bucket: { from: 0, to: 10 } }] },
@@ -344,17 +362,63 @@ function mergeOptions(base, ctaId, acknowledged, keyPrefix = 'm') {
   };
 }
 
-async function prepareDatabase(kind) {
+async function prepareDatabase(kind, suffix = '') {
   if (kind === 'sqlite') {
-    const file = path.join(os.tmpdir(), `cta-bench-${process.pid}.sqlite`);
+    const file = path.join(os.tmpdir(), `cta-bench-${process.pid}${suffix}.sqlite`);
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
     return {
       url: `sqlite:${file}`,
       cleanup: async () => ['', '-wal', '-shm'].forEach((suffix) => fs.rmSync(file + suffix, { force: true })),
     };
   }
-  const url = await recreateSchema(new URL(MYSQL_URL).pathname.slice(1));
+  const url = await recreateSchema(`${new URL(MYSQL_URL).pathname.slice(1)}${suffix.replace(/-/g, '_')}`);
   return { url: url.toString(), cleanup: async () => undefined };
+}
+
+/** A fresh database with the SMALL tenant, and a fresh service of the build in `root` on it. */
+async function mergeService(kind, suffix, root) {
+  const database = await prepareDatabase(kind, suffix);
+  let service = await startService(database.url, {}, root);
+  const db = await openDatabase(database.url);
+  const [ctaId] = await seedTenant(db, { ...SMALL, now: Date.now() });
+  await db.close();
+  await service.stop();
+  service = await startService(database.url, {}, root);
+  return { service, ctaId, stop: async () => (await service.stop(), await database.cleanup()) };
+}
+
+/**
+ * Delta merges of this build and of BENCH_BASELINE's, in interleaved rounds, each on a fresh database
+ * seeded alike, so that neither merges into documents the other's earlier runs grew.
+ */
+async function measureMergeAgainstBaseline(kind) {
+  const current = await mergeService(kind, '-merge-this', undefined);
+  const baseline = await mergeService(kind, '-merge-baseline', BASELINE);
+  try {
+    const [thisBuild, baselineBuild] = await measureInterleaved([
+      ['delta merge, this build', mergeOptions(current.service.base, current.ctaId, new Set(), 'this'), current.service],
+      [
+        `delta merge, baseline build (${path.basename(BASELINE)})`,
+        mergeOptions(baseline.service.base, baseline.ctaId, new Set(), 'base'),
+        baseline.service,
+      ],
+    ]);
+    const slower = 1 - thisBuild.requestsPerSecond / baselineBuild.requestsPerSecond;
+    console.log(`  merges of this build against the baseline's: ${slowerBy(slower)}`);
+    return { mergeThisBuild: thisBuild, mergeBaseline: baselineBuild };
+  } finally {
+    await current.stop();
+    await baseline.stop();
+  }
+}
+
+/** GETs of an admin route of the INSIGHTS tenant, after checking that it answers 200. */
+async function measureInsightsRead(service, name, pathAndQuery) {
+  const url = `${service.base}/engine${pathAndQuery}`;
+  const headers = { 'x-tenant-id': INSIGHTS.tenantId };
+  const check = await fetch(url, { headers });
+  if (check.status !== 200) throw new Error(`${pathAndQuery} answered ${check.status}: ${(await check.text()).slice(0, 300)}`);
+  return measure(name, { url, connections: INSIGHT_CONNECTIONS, headers }, service);
 }
 
 async function launchBytes(base, tenantId, token) {
@@ -444,6 +508,17 @@ async function benchDatabase(kind, results, references) {
   const smallIds = await seedTenant(db, { ...SMALL, now });
   await seedTenant(db, { ...LARGE, now });
   await seedTenant(db, { ...COHORTS, now });
+  await seedTenant(db, { ...INSIGHTS, now });
+  const insightCtas = ctaIdsOf(INSIGHTS);
+  const today = Math.floor(now / DAY_MS);
+  await seedInsights(db, {
+    tenantId: INSIGHTS.tenantId,
+    ctaIds: insightCtas,
+    days: INSIGHT_DAYS,
+    today,
+    pendingUsers: INSIGHT_PENDING_USERS,
+    now,
+  });
   await seedCohorts(db, {
     tenantId: COHORTS.tenantId,
     firstId: 1,
@@ -539,6 +614,17 @@ async function benchDatabase(kind, results, references) {
     } else {
       console.log(`  CTA list not measured: GET /engine/ctas/ answered ${list.status}`);
     }
+    const year = `from=${dayText(today - INSIGHT_DAYS + 1)}&to=${dayText(today)}`;
+    rows.insightsCta = await measureInsightsRead(
+      service,
+      `insights of one CTA over ${INSIGHT_DAYS} days (1,000 CTAs, ${INSIGHT_PENDING_USERS.toLocaleString('en')} users pending)`,
+      `/ctas/${insightCtas[0]}/insights?${year}`,
+    );
+    rows.insightsOverview = await measureInsightsRead(
+      service,
+      `insights of the tenant's 1,000 CTAs over ${INSIGHT_DAYS} days (${INSIGHT_PENDING_USERS.toLocaleString('en')} users pending)`,
+      `/insights?${year}`,
+    );
     rows.cohortUpload = await measureUpload(service.base);
   } finally {
     await Promise.all([service.stop(), hs256Service.stop(), rs256Service.stop()]);
@@ -546,6 +632,7 @@ async function benchDatabase(kind, results, references) {
     await db.close();
     await database.cleanup();
   }
+  if (BASELINE) Object.assign(rows, await measureMergeAgainstBaseline(kind));
   const { ceiling, floor, rate, latency } = measured;
   results[kind] = { ceiling, floor, fixedRate: rate, latency, rows, launchBytes: body.length };
 }
@@ -640,6 +727,24 @@ function targets(results) {
     check(`${name}: large tenant launch within 15% (issue 6)`, largeSlower <= 0.15, slowerBy(largeSlower));
     if (kind === 'mysql' && rows.ctaList)
       check(`${name}: CTA list p99 < 50 ms (issue 6)`, rows.ctaList.p99Ms < 50, `${rows.ctaList.p99Ms} ms`);
+    check(
+      `${name}: insights of one CTA over ${INSIGHT_DAYS} days, p99 < 100 ms (issue 31)`,
+      rows.insightsCta.p99Ms < 100,
+      `${rows.insightsCta.p99Ms} ms`,
+    );
+    check(
+      `${name}: insights of 1,000 CTAs over ${INSIGHT_DAYS} days, p99 < 250 ms (issue 31)`,
+      rows.insightsOverview.p99Ms < 250,
+      `${rows.insightsOverview.p99Ms} ms`,
+    );
+    if (rows.mergeBaseline) {
+      const slower = 1 - rows.mergeThisBuild.requestsPerSecond / rows.mergeBaseline.requestsPerSecond;
+      const cpu =
+        rows.mergeThisBuild.cpuMsPerRequest && rows.mergeBaseline.cpuMsPerRequest
+          ? `; CPU per merge ${(rows.mergeThisBuild.cpuMsPerRequest / rows.mergeBaseline.cpuMsPerRequest).toFixed(2)}x of the baseline's`
+          : '';
+      check(`${name}: merges within 10% of the baseline build (issue 31)`, slower <= 0.1, `${slowerBy(slower)}${cpu}`);
+    }
     check(
       `${name}: 1,000,000-id upload under a minute (issue 19)`,
       rows.cohortUpload.seconds < 60,

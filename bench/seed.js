@@ -6,6 +6,8 @@
  * serializer, so the format cannot drift.
  */
 const { emptyUserState, serializeUserState } = require('../dist/src/sdk/user-state');
+const { addToPending } = require('../dist/src/insights/insight-pending');
+const { monthOf } = require('../dist/src/insights/insight-range');
 const { CREATE_EXAMPLE: exampleCta } = require('../dist/src/ctas/cta-api-examples');
 const { CREATE_TAG_EXAMPLE: exampleTag } = require('../dist/src/behaviour-tags/behaviour-tag-api-examples');
 
@@ -274,6 +276,69 @@ async function seedCohorts(db, { tenantId, firstId, statics, members, firstUser,
   }
 }
 
+/**
+ * Insights of a tenant's CTAs (docs/decisions/0018-campaign-insights.md): folded rows for each of `ctaIds`
+ * on each of the `days` days up to `today` (a day number) and their months, three states each, and `pendingUsers` users
+ * whose writes the fold has not taken yet, each with counts of five CTAs.
+ */
+async function seedInsights(db, { tenantId, ctaIds, days, today, pendingUsers, now }) {
+  const dayRows = [];
+  for (const ctaId of ctaIds) {
+    for (let day = today - days + 1; day <= today; day++)
+      dayRows.push([tenantId, ctaId, day, (ctaId + day) % 50, (ctaId + day) % 20, (ctaId + day) % 7]);
+  }
+  for (let start = 0; start < dayRows.length; start += 50_000) {
+    await db.transaction(() =>
+      insertRows(
+        db,
+        'insight_days',
+        ['tenant_id', 'cta_id', 'day', 'actions', 'resets', 'new_users'],
+        dayRows.slice(start, start + 50_000),
+        500,
+      ),
+    );
+  }
+  const months = new Map();
+  for (const [, ctaId, day, actions, resets] of dayRows) {
+    const key = `${ctaId}/${monthOf(day)}`;
+    const month = months.get(key) ?? [tenantId, ctaId, monthOf(day), 0, 0];
+    month[3] += actions;
+    month[4] += resets;
+    months.set(key, month);
+  }
+  await insertRows(db, 'insight_months', ['tenant_id', 'cta_id', 'month', 'actions', 'resets'], [...months.values()]);
+  await insertRows(
+    db,
+    'insight_ctas',
+    ['tenant_id', 'cta_id', 'users', 'users_reached'],
+    ctaIds.map((id) => [tenantId, id, id % 500, id % 900]),
+  );
+  await insertRows(
+    db,
+    'insight_states',
+    ['tenant_id', 'cta_id', 'state', 'machines'],
+    ctaIds.flatMap((id) => ['0', '1', '2'].map((state) => [tenantId, id, state, id % 100])),
+  );
+  const pending = Array.from({ length: pendingUsers }, (_, user) => {
+    const changes = Array.from({ length: 5 }, (_, k) => ({
+      ctaId: String(ctaIds[(user + k * 97) % ctaIds.length]),
+      days: [[today, 1, 0, 1]],
+      users: 1,
+      states: [['1', 1]],
+    }));
+    return [tenantId, String(2_000_000_000 + user), '{"ctas":[],"tags":[]}', 1, now, addToPending(null, changes), now - (user % 10_000)];
+  });
+  await db.transaction(() =>
+    insertRows(
+      db,
+      'sdk_user_states',
+      ['tenant_id', 'user_id', 'state', 'version', 'updated_at', 'pending_insights', 'pending_since'],
+      pending,
+      1000,
+    ),
+  );
+}
+
 /** Stored state machines per user (for the lost-update check after the merge run). */
 async function storedMachineKeys(db, tenantId, ctaId) {
   const rows = await db.all('SELECT user_id, state FROM sdk_user_states WHERE tenant_id = ?', [tenantId]);
@@ -287,4 +352,4 @@ async function storedMachineKeys(db, tenantId, ctaId) {
   return keys;
 }
 
-module.exports = { openDatabase, seedTenant, seedCohorts, storedMachineKeys, STATE_MACHINE_TTL, TAGS };
+module.exports = { openDatabase, seedTenant, seedCohorts, seedInsights, storedMachineKeys, STATE_MACHINE_TTL, TAGS };

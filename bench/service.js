@@ -34,14 +34,15 @@ async function waitFor(url) {
 }
 
 /**
- * The built service on `dbUrl` with `env`. SIGWINCH makes it run a full GC (bench/gc-on-signal.js;
+ * The built service on `dbUrl` with `env`: this checkout's, or the one built in `root` (another
+ * version, measured beside this one). SIGWINCH makes it run a full GC (bench/gc-on-signal.js;
  * `gc()`), so heap figures count live data only.
  */
-async function startService(dbUrl, env = {}) {
+async function startService(dbUrl, env = {}, root = ROOT) {
   const port = await takePort();
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '-r', path.join(__dirname, 'gc-on-signal.js'), path.join(ROOT, 'dist/src/main.js')],
+    ['--expose-gc', '-r', path.join(__dirname, 'gc-on-signal.js'), path.join(root, 'dist/src/main.js')],
     {
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_URL: dbUrl, NODE_ENV: 'production', ...env },
       stdio: ['ignore', 'ignore', 'inherit'],

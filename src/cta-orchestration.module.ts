@@ -19,6 +19,8 @@ import { EventsController } from './events/events.controller';
 import { ExplainModule } from './explain/explain.module';
 import { LaunchExplainController } from './explain/launch-explain.controller';
 import { EventsModule } from './events/events.module';
+import { InsightsController } from './insights/insights.controller';
+import { InsightsModule } from './insights/insights.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
 import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
 import { OrchestrationCoreModule } from './orchestration-core.module';
@@ -52,6 +54,7 @@ const FEATURE_MODULES: Type[] = [
   AppUsersModule,
   ExplainModule,
   SimulateModule,
+  InsightsModule,
 ];
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
@@ -67,6 +70,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   AppUsersController,
   LaunchExplainController,
   SimulateController,
+  InsightsController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 

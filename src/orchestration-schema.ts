@@ -11,6 +11,10 @@ import { CtaTagEntity } from './ctas/cta-tag.entity';
 import { CtaTestUserEntity } from './ctas/cta-test-user.entity';
 import { CtaEntity } from './ctas/cta.entity';
 import { EventDefinitionEntity } from './events/event-definition.entity';
+import { InsightCtaEntity } from './insights/insight-cta.entity';
+import { InsightDayEntity } from './insights/insight-day.entity';
+import { InsightMonthEntity } from './insights/insight-month.entity';
+import { InsightStateEntity } from './insights/insight-state.entity';
 import { NudgePreviewEntity } from './nudge-preview/nudge-preview.entity';
 import { PeriodicJobLeaseEntity } from './scheduling/periodic-job-lease.entity';
 import { UserStateEntity } from './sdk/user-state.entity';
@@ -24,6 +28,7 @@ import { CreateSdkUserStates1767225600600 } from './database/migrations/17672256
 import { CreatePeriodicJobLeases1767225601500 } from './database/migrations/1767225601500-CreatePeriodicJobLeases';
 import { CreateCohorts1767225601900 } from './database/migrations/1767225601900-CreateCohorts';
 import { CreateAuditEntries1767225602000 } from './database/migrations/1767225602000-CreateAuditEntries';
+import { AddCampaignInsights1767225603100 } from './database/migrations/1767225603100-AddCampaignInsights';
 import { AddCtaApprovals1767225603300 } from './database/migrations/1767225603300-AddCtaApprovals';
 
 /**
@@ -57,6 +62,11 @@ export const ORCHESTRATION_ENTITIES = [
   AuditEntryEntity,
   // approvals
   CtaApprovalEntity,
+  // insights
+  InsightDayEntity,
+  InsightMonthEntity,
+  InsightCtaEntity,
+  InsightStateEntity,
 ];
 
 /** Every migration, in order; a host runs them with its own. */
@@ -70,6 +80,7 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreatePeriodicJobLeases1767225601500,
   CreateCohorts1767225601900,
   CreateAuditEntries1767225602000,
+  AddCampaignInsights1767225603100,
   AddCtaApprovals1767225603300,
 ];
 

@@ -17,6 +17,8 @@ import type { CreateTestCtaDto } from '../src/ctas/dto/test-cta-body.dto';
 import type { EventListDto, EventNamesDto, EventsProcessedDto } from '../src/events/dto/event-definition-record.dto';
 import type { UpdateEventPropertiesDto, UpsertEventsDto } from '../src/events/dto/event-definition.dto';
 import type { EventDefinition } from '../src/events/event-definition.types';
+import type { InsightsQueryDto } from '../src/insights/dto/insights.dto';
+import type { CtaInsights, InsightsOverview } from '../src/insights/insights.types';
 import type { WriteNudgePreviewDto } from '../src/nudge-preview/dto/nudge-preview.dto';
 import { type Answer, ApiClient, type Headers, type Query, queryText, segment } from './api-client';
 import { ctaBody, examples, type StatusAction, tagBody, tagUpdateBody } from './fixtures';
@@ -50,7 +52,7 @@ function expectOk(response: TestResponse, what: string): void {
 
 /**
  * The admin API of one tenant, as an operator calls it: one typed method per route, in groups
- * (`ctas`, `testCtas`, `tags`, `events`, `cohorts`, `audit`, `appUsers`, `previews`), answering the response
+ * (`ctas`, `testCtas`, `tags`, `events`, `cohorts`, `audit`, `insights`, `appUsers`, `previews`), answering the response
  * for the test to check; `raw` for malformed requests. Every request carries `x-tenant-id` and, when
  * the client has one, `user`; a method's `headers` add to or (with `undefined`) remove them.
  * The methods outside the groups build a catalogue and fail the test on anything but 200.
@@ -144,6 +146,13 @@ export class AdminClient extends ApiClient<keyof AdminHeaders & string> {
   readonly audit = {
     search: (query: Query<AuditQueryDto> = {}, headers?: AdminHeaders): Answer<Data<AuditPage>> =>
       this.send('GET', `/audit${queryText(query)}`, undefined, headers),
+  };
+
+  readonly insights = {
+    ofCta: (id: number | string, query: Query<InsightsQueryDto> = {}, headers?: AdminHeaders): Answer<Data<CtaInsights>> =>
+      this.send('GET', `/ctas/${segment(id)}/insights${queryText(query)}`, undefined, headers),
+    overview: (query: Query<InsightsQueryDto> = {}, headers?: AdminHeaders): Answer<Data<InsightsOverview>> =>
+      this.send('GET', `/insights${queryText(query)}`, undefined, headers),
   };
 
   readonly appUsers = {

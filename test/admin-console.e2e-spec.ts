@@ -28,6 +28,16 @@ function examplePath(document: Json, path: string, method: string): string {
   });
 }
 
+/** The query of an operation's parameter examples (`?from=…&to=…`), as "Try it out" fills them. */
+function exampleQuery(operation: Json): string {
+  const query = new URLSearchParams();
+  for (const parameter of (operation.parameters ?? []) as Json[]) {
+    const example = parameter.example ?? parameter.schema?.example;
+    if (parameter.in === 'query' && example !== undefined) query.set(parameter.name, String(example));
+  }
+  return query.size > 0 ? `?${query}` : '';
+}
+
 /** The header examples of an operation (api_version, auth-userid), as "Try it out" sends them. */
 function exampleHeaders(operation: Json): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -79,6 +89,13 @@ eachDatabase('The admin console quick start', (database) => {
       ctaStatus: 'live',
       behaviourTags: ['store-nudges'],
     });
+    // The insights examples are what the flow counted: the launch's state, one action and one reset.
+    for (const path of ['/engine/ctas/{ctaId}/insights', '/engine/insights']) {
+      const operation = document.paths[path].get;
+      const response = await api.get(`${examplePath(document, path, 'get')}${exampleQuery(operation)}`);
+      const documented = operation.responses['200'].content['application/json'].schema.example;
+      expect({ path, body: response.body }).toEqual({ path, body: documented });
+    }
   });
 });
 

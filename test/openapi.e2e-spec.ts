@@ -150,6 +150,7 @@ describe('OpenAPI contract (openapi.json)', () => {
       'Event definitions',
       'Nudge previews',
       'SDK',
+      'Insights',
       'Audit',
       'App users',
       'Support tools',

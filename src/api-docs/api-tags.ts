@@ -10,6 +10,7 @@ export const API_TAG = {
   nudgePreviews: 'Nudge previews',
   sdk: 'SDK',
   audit: 'Audit',
+  insights: 'Insights',
   appUsers: 'App users',
   support: 'Support tools',
   operations: 'Operations',
@@ -62,6 +63,12 @@ export const API_TAGS: readonly TagObject[] = [
     description:
       'What the mobile SDK calls: at launch, the CTAs active for the user with their state; while running, the state it changed; ' +
       'nudge previews. Send auth-userid (the app user) and api_version 1.',
+  },
+  {
+    name: API_TAG.insights,
+    description:
+      'Is it working? Per CTA and day: actions devices ran, journeys completed (resets), users reached for the first time; ' +
+      'and where its users stand now. Counted exactly when deltas are stored.',
   },
   {
     name: API_TAG.audit,

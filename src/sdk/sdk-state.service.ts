@@ -23,8 +23,10 @@ import {
   userStateJson,
 } from './user-state';
 import { boundUserState, StateLimits, Truncation, withinLimits } from './user-state-bounds';
-import { UserStateStore } from './user-state.store';
+import { InsightsWrite, StoredUserState, UserStateStore } from './user-state.store';
 import { sdkUserLog } from './sdk-user-log';
+import { insightBaseline, insightChanges, InsightBaseline, UserStateForInsights } from '../insights/insight-changes';
+import { addToPending } from '../insights/insight-pending';
 
 const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
 const hasSnapshots = (request: SnapshotRequest): boolean => request.ctas.length > 0 || request.behaviourTags.length > 0;
@@ -37,6 +39,15 @@ const MAX_MERGE_ATTEMPTS = 20;
  * retry before then only loses again.
  */
 const MERGE_BACKOFF_MS = 5;
+
+/**
+ * What a write of `state` over the stored document of `baseline` stores for the insights: the counts it
+ * adds to the user's pending ones, and the marks moved on (docs/decisions/0018-campaign-insights.md).
+ */
+function insightsOf(stored: StoredUserState | undefined, baseline: InsightBaseline, state: UserStateForInsights): InsightsWrite {
+  const { changes, marks } = insightChanges(baseline, state);
+  return { pending: addToPending(stored?.pendingInsights ?? null, changes), pendingSinceBefore: stored?.pendingSince ?? null, marks };
+}
 
 /** What a launch without a body would answer a user now, and what it was decided on (the explain tool). */
 export interface LaunchPreview {
@@ -166,6 +177,8 @@ export class SdkStateService {
       for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
         const stored = await this.store.read(tenantId, userId);
         const state = stored ? parseUserState(stored.json) : emptyUserState();
+        // Counted by the write's own statement, against the version it replaces (docs/decisions/0018-campaign-insights.md).
+        const baseline = insightBaseline(state, stored?.insightMarks ?? null);
         if (!current && dropsOnCatalogueWord(state, request, catalogue, this.clock.now())) {
           catalogue = await this.catalogueCache.revalidated(tenantId, mark);
           current = true;
@@ -175,7 +188,7 @@ export class SdkStateService {
         pruneUserState(state, catalogue, now);
         const { json, truncations } = boundUserState(state, this.limits);
         const unchanged = stored ? json === stored.json : state.ctas.size === 0 && state.tags.size === 0;
-        if (unchanged || (await this.store.write(tenantId, userId, json, stored?.version, now))) {
+        if (unchanged || (await this.store.write(tenantId, userId, json, stored?.version, now, insightsOf(stored, baseline, state)))) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);
           return { state: userStateJson(state), catalogue };
@@ -207,10 +220,12 @@ export class SdkStateService {
     }
     // Something to drop (rare): from the whole document.
     const pruned = parseUserState(stored.json);
+    const baseline = insightBaseline(pruned, stored.insightMarks);
     pruneUserState(pruned, catalogue, now);
     const { json, truncations } = boundUserState(pruned, this.limits);
-    // A lost race here only means a merge stored a newer document, which it pruned itself.
-    if (await this.store.write(tenantId, userId, json, stored.version, now)) {
+    // A lost race here only means another write came first (a merge, which pruned itself, or the insights
+    // fold); the next launch prunes what is left.
+    if (await this.store.write(tenantId, userId, json, stored.version, now, insightsOf(stored, baseline, pruned))) {
       this.reportTruncations(tenantId, userId, truncations);
     }
     return { state: userStateJson(pruned), catalogue };

@@ -1,4 +1,8 @@
 import type { EntityManager } from 'typeorm';
+import { forUpdate } from '../database/row-lock';
+import { insightBaseline, insightChanges } from '../insights/insight-changes';
+import { addToFolded } from '../insights/insight-folded';
+import { addToPending } from '../insights/insight-pending';
 import type { CtaResetAt, StateMachine } from './snapshot-request';
 import { emptyUserState, parseUserState, serializeUserState } from './user-state';
 import { UserStateEntity } from './user-state.entity';
@@ -62,13 +66,40 @@ export async function exportedUserState(manager: EntityManager, tenantId: string
  * writes with `version = <what it read>` (or, having found no row, inserts one) and so loses to the
  * erase, reads the empty document and merges only its own snapshots onto it. A deleted row would let
  * such a writer's insert, or a new row counting up to the same version, bring the old state back.
+ *
+ * The insights keep their counts and lose the user's machines (docs/decisions/0018-campaign-insights.md):
+ * the erase counts the emptied document like any write of it, adds the user's pending counts to the
+ * folded rows at once, and clears them and the marks, so the row holds nothing of the user but its key.
  */
 export async function eraseUserState(manager: EntityManager, tenantId: string, userId: string, now: number): Promise<boolean> {
+  // Locked (MySQL/MariaDB) so that the document counted is the one emptied; on Galera a write through
+  // another node meanwhile fails the erase's certification, and the erase runs again.
+  const row = await forUpdate(
+    manager.createQueryBuilder(UserStateEntity, 'row').where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
+  ).getOne();
+  if (!row || row.state === EMPTY_DOCUMENT) {
+    return false;
+  }
+  const { changes } = insightChanges(insightBaseline(parseUserState(row.state), row.insightMarks), emptyUserState());
+  const pending = addToPending(row.pendingInsights, changes);
+  if (pending !== null) {
+    await addToFolded(manager, [{ tenantId, pending }]);
+  }
   const { affected } = await manager
     .createQueryBuilder()
     .update(UserStateEntity)
-    .set({ state: EMPTY_DOCUMENT, version: () => 'version + 1', updatedAt: now })
-    .where('tenant_id = :tenantId AND user_id = :userId AND state <> :empty', { tenantId, userId, empty: EMPTY_DOCUMENT })
+    .set({
+      state: EMPTY_DOCUMENT,
+      version: () => 'version + 1',
+      updatedAt: now,
+      pendingInsights: null,
+      pendingSince: null,
+      insightMarks: null,
+    })
+    .where('tenant_id = :tenantId AND user_id = :userId AND version = :version', { tenantId, userId, version: row.version })
     .execute();
-  return (affected ?? 0) > 0;
+  if (affected !== 1) {
+    throw new Error("a user's state row changed under the erase's lock");
+  }
+  return true;
 }

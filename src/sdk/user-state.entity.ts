@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * One app user's SDK state in one tenant (docs/decisions/0006-user-state-merge.md): a single document per
@@ -7,6 +7,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * the entity describes the table for hosts and tooling.
  */
 @Entity({ name: 'sdk_user_states' })
+// The users with pending insights, oldest first (the fold) and by tenant (a read): docs/decisions/0018-campaign-insights.md.
+@Index('ix_sdk_user_states_pending', ['pendingSince', 'tenantId'])
 export class UserStateEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
   tenantId: string;
@@ -25,4 +27,16 @@ export class UserStateEntity {
 
   @Column({ name: 'updated_at', type: 'bigint' })
   updatedAt: number;
+
+  /** Counts of the writes not folded into the insights yet (insights/insight-pending.ts); null when none. */
+  @Column({ name: 'pending_insights', type: 'text', nullable: true })
+  pendingInsights: string | null;
+
+  /** When the oldest of them was written; null when none. */
+  @Column({ name: 'pending_since', type: 'bigint', nullable: true })
+  pendingSince: number | null;
+
+  /** How far the user's lists have been counted, per CTA (insights/insight-changes.ts); null when none. */
+  @Column({ name: 'insight_marks', type: 'text', nullable: true })
+  insightMarks: string | null;
 }

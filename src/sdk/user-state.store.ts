@@ -1,16 +1,27 @@
 import type { Provider } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { DomainError } from '../common/domain-error';
-import { ErrorCode } from '../common/error-code';
 import { ReadBatcher } from '../common/read-batcher';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
 import { isDeadlockError } from '../database/driver-error';
 import { executeOnPool, type MysqlPool } from '../database/driver-reads';
+import { whenSqliteIdle } from '../database/snapshot-reads';
 
 /** A user's state document as stored, with the version its conditional update checks. */
 export interface StoredUserState {
   json: string;
   version: number;
+  /** Counts of the user's writes not folded yet (opaque here: insights/insight-pending.ts), and when the first of them was written. */
+  pendingInsights: string | null;
+  pendingSince: number | null;
+  /** How far the user's lists have been counted (opaque here: insights/insight-changes.ts). */
+  insightMarks: string | null;
+}
+
+/** What a write stores for the insights: the pending counts and marks, and `pendingSince` as read (kept while counts are pending). */
+export interface InsightsWrite {
+  pending: string | null;
+  pendingSinceBefore: number | null;
+  marks: string | null;
 }
 
 interface PendingRead {
@@ -34,6 +45,11 @@ interface PendingRead {
  * bumps the version (`eraseUserState`, user-data.ts), so a write resting on a read from before
  * the erase fails here — the update on its version, the insert on the key — and the caller merges
  * again onto the empty document (docs/decisions/0017-user-data-export-and-erase.md).
+ *
+ * A write may carry the user's insights (docs/decisions/0018-campaign-insights.md), its pending counts and
+ * marks: they are stored by the same conditional statement as the document, so they count exactly
+ * when it is stored. `pending_since` is set only when it changes: an indexed column costs a write
+ * even set to its value.
  */
 export abstract class UserStateStore {
   private readonly reads = new ReadBatcher<PendingRead>((tenantId, reads) => this.readBatch(tenantId, reads));
@@ -42,8 +58,15 @@ export abstract class UserStateStore {
     return new Promise((resolve, reject) => this.reads.add(tenantId, { userId, resolve, reject }));
   }
 
-  /** `expectedVersion` undefined: insert a new row. */
-  abstract write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean>;
+  /** `expectedVersion` undefined: insert a new row. Without `insights`, the row's insights columns stay as they are. */
+  abstract write(
+    tenantId: string,
+    userId: string,
+    json: string,
+    expectedVersion: number | undefined,
+    now: number,
+    insights?: InsightsWrite,
+  ): Promise<boolean>;
 
   /** The stored rows of up to MAX_READ_BATCH distinct users of one tenant (absent users have none). */
   protected abstract readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]>;
@@ -57,19 +80,58 @@ export abstract class UserStateStore {
 
 /** `SELECT … WHERE tenant_id = ? AND user_id IN (?, …)` for `size` users: a range of the primary key. */
 const selectUsers = (size: number): string =>
-  `SELECT user_id, state, version FROM sdk_user_states WHERE tenant_id = ? AND user_id IN (${new Array(size).fill('?').join(', ')})`;
+  `SELECT user_id, state, version, pending_insights, pending_since, insight_marks FROM sdk_user_states WHERE tenant_id = ? AND user_id IN (${new Array(size).fill('?').join(', ')})`;
 
-const UPDATE =
-  'UPDATE sdk_user_states SET state = ?, version = version + 1, updated_at = ? WHERE tenant_id = ? AND user_id = ? AND version = ?';
-const INSERT = 'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at) VALUES (?, ?, ?, 1, ?)';
+const UPDATE_SET = 'UPDATE sdk_user_states SET state = ?, version = version + 1, updated_at = ?';
+const UPDATE_WHERE = 'WHERE tenant_id = ? AND user_id = ? AND version = ?';
+/** The conditional updates: the document; with the insights; with them and `pending_since`. */
+const UPDATE = `${UPDATE_SET} ${UPDATE_WHERE}`;
+const UPDATE_INSIGHTS = `${UPDATE_SET}, pending_insights = ?, insight_marks = ? ${UPDATE_WHERE}`;
+const UPDATE_INSIGHTS_SINCE = `${UPDATE_SET}, pending_insights = ?, insight_marks = ?, pending_since = ? ${UPDATE_WHERE}`;
+const INSERT =
+  'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at, pending_insights, insight_marks, pending_since) VALUES (?, ?, ?, 1, ?, ?, ?, ?)';
+
+/** A write's statement and values: which update (or the insert) it takes, as `insights` says. */
+function writeStatement(
+  tenantId: string,
+  userId: string,
+  json: string,
+  expectedVersion: number | undefined,
+  now: number,
+  insights: InsightsWrite | undefined,
+): { sql: string; values: unknown[] } {
+  const pending = insights?.pending ?? null;
+  const marks = insights?.marks ?? null;
+  const since = pending === null ? null : (insights?.pendingSinceBefore ?? now);
+  if (expectedVersion === undefined) {
+    return { sql: INSERT, values: [tenantId, userId, json, now, pending, marks, since] };
+  }
+  const where = [tenantId, userId, expectedVersion];
+  if (!insights) {
+    return { sql: UPDATE, values: [json, now, ...where] };
+  }
+  return since === insights.pendingSinceBefore
+    ? { sql: UPDATE_INSIGHTS, values: [json, now, pending, marks, ...where] }
+    : { sql: UPDATE_INSIGHTS_SINCE, values: [json, now, pending, marks, since, ...where] };
+}
 
 interface UserStateRow {
   user_id: string;
   state: string;
   version: number | string;
+  pending_insights: string | null;
+  pending_since: number | string | null;
+  insight_marks: string | null;
 }
 
-const toStored = (row: UserStateRow | undefined): StoredUserState | undefined => row && { json: row.state, version: Number(row.version) };
+const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
+  row && {
+    json: row.state,
+    version: Number(row.version),
+    pendingInsights: row.pending_insights,
+    pendingSince: row.pending_since === null ? null : Number(row.pending_since),
+    insightMarks: row.insight_marks,
+  };
 
 /** The parts of a better-sqlite3 `Database` used here. */
 interface SqliteDatabase {
@@ -81,9 +143,6 @@ interface SqliteStatement {
   run(...parameters: unknown[]): { changes: number };
 }
 
-/** How long a SQLite write waits for a transaction of another request on the shared connection. */
-const SQLITE_TRANSACTION_WAIT_MS = 5000;
-
 /**
  * better-sqlite3 is synchronous and TypeORM shares its one connection: a write
  * issued while another request's TypeORM transaction is open would join (and
@@ -91,7 +150,8 @@ const SQLITE_TRANSACTION_WAIT_MS = 5000;
  * runs in the same tick, atomically with respect to everything else in the process.
  */
 class SqliteUserStateStore extends UserStateStore {
-  private statements?: { update: SqliteStatement; insert: SqliteStatement };
+  /** The write statements, by SQL text. */
+  private readonly writes = new Map<string, SqliteStatement>();
   /** By number of users. */
   private readonly selects = new Map<number, SqliteStatement>();
 
@@ -105,36 +165,32 @@ class SqliteUserStateStore extends UserStateStore {
     return Promise.resolve(select.all(tenantId, ...userIds) as UserStateRow[]);
   }
 
-  async write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean> {
-    const startedAt = Date.now();
-    while (this.database.inTransaction) {
-      if (Date.now() - startedAt > SQLITE_TRANSACTION_WAIT_MS) {
-        throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'the database is busy, retry later', { 'retry-after': '1' });
+  async write(
+    tenantId: string,
+    userId: string,
+    json: string,
+    expectedVersion: number | undefined,
+    now: number,
+    insights?: InsightsWrite,
+  ): Promise<boolean> {
+    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights);
+    return whenSqliteIdle(this.database, () => {
+      try {
+        return this.prepared(sql).run(...values).changes === 1;
+      } catch (error) {
+        if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
+          return false;
+        }
+        throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    const { update, insert } = this.prepared();
-    if (expectedVersion !== undefined) {
-      return update.run(json, now, tenantId, userId, expectedVersion).changes === 1;
-    }
-    try {
-      insert.run(tenantId, userId, json, now);
-      return true;
-    } catch (error) {
-      if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
-        return false;
-      }
-      throw error;
-    }
+    });
   }
 
   /** Prepared on first use: the table exists only once the migrations have run. */
-  private prepared(): NonNullable<SqliteUserStateStore['statements']> {
-    this.statements ??= {
-      update: this.database.prepare(UPDATE),
-      insert: this.database.prepare(INSERT),
-    };
-    return this.statements;
+  private prepared(sql: string): SqliteStatement {
+    let statement = this.writes.get(sql);
+    if (!statement) this.writes.set(sql, (statement = this.database.prepare(sql)));
+    return statement;
   }
 }
 
@@ -148,14 +204,17 @@ class MysqlUserStateStore extends UserStateStore {
     return (await this.execute(selectUsers(userIds.length), [tenantId, ...userIds])) as UserStateRow[];
   }
 
-  async write(tenantId: string, userId: string, json: string, expectedVersion: number | undefined, now: number): Promise<boolean> {
+  async write(
+    tenantId: string,
+    userId: string,
+    json: string,
+    expectedVersion: number | undefined,
+    now: number,
+    insights?: InsightsWrite,
+  ): Promise<boolean> {
+    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights);
     try {
-      if (expectedVersion !== undefined) {
-        const result = (await this.execute(UPDATE, [json, now, tenantId, userId, expectedVersion])) as { affectedRows: number };
-        return result.affectedRows === 1;
-      }
-      await this.execute(INSERT, [tenantId, userId, json, now]);
-      return true;
+      return ((await this.execute(sql, values)) as { affectedRows: number }).affectedRows === 1;
     } catch (error) {
       // Another writer got there first: a duplicate new row, or (Galera) a certification
       // conflict with a write made through another node, reported as a deadlock.

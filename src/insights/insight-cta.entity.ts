@@ -1,0 +1,19 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** One CTA's folded user counts (docs/decisions/0018-campaign-insights.md); written by the fold only. */
+@Entity({ name: 'insight_ctas' })
+export class InsightCtaEntity {
+  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId: string;
+
+  @PrimaryColumn({ name: 'cta_id', type: 'bigint' })
+  ctaId: number;
+
+  /** Users with stored machines of the CTA now. */
+  @Column({ type: 'bigint' })
+  users: number;
+
+  /** Users with any action of the CTA, ever. */
+  @Column({ name: 'users_reached', type: 'bigint' })
+  usersReached: number;
+}

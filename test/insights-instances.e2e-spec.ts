@@ -1,0 +1,100 @@
+import { AdminClient } from './admin-client';
+import { machine, runClockAfterExamples } from './fixtures';
+import { InsightFold } from '../src/insights/insight-fold.service';
+import { dataSourceOf } from './database-contents';
+import { CLUSTER_KIND, describeOnMysql, onServer, SERVERS } from './cluster';
+import { createDatabase, TestApp } from './harness';
+import { daysAgo, dayOf, snapshot, TODAY } from './insights';
+import { SdkClient } from './sdk-client';
+
+/** No timer fires during the suite: the fold runs by hand, on both instances at once. */
+const JOB_INTERVAL_MS = 3_600_000;
+const RANGE = { from: dayOf(daysAgo(7)), to: dayOf(TODAY) };
+
+/**
+ * Insights counted on several instances (docs/decisions/0018-campaign-insights.md): on Galera
+ * (`npm run test:galera`) each instance writes through its own node, merges of one user race across
+ * nodes, and the folds of both instances race each other; every entry still counts once, and both
+ * instances answer the same.
+ */
+describeOnMysql(`insights on several instances [${CLUSTER_KIND}]`, () => {
+  let instances: TestApp[];
+  let dropDatabase: () => Promise<void>;
+  let tenantCount = 0;
+
+  beforeAll(async () => {
+    const { url, drop } = await createDatabase('mysql', SERVERS[0]);
+    dropDatabase = drop;
+    const env = { SCHEDULER_INTERVAL_MS: String(JOB_INTERVAL_MS) };
+    instances = [await TestApp.join('mysql', url, env), await TestApp.join('mysql', onServer(url, SERVERS[1] ?? SERVERS[0]), env)];
+    instances.forEach(runClockAfterExamples);
+  });
+  afterAll(async () => {
+    for (const instance of instances ?? []) await instance.close();
+    await dropDatabase?.();
+  });
+
+  /** Each instance's answer for the CTA: they must be the same. */
+  const readEverywhere = async (tenantId: string, id: string) => {
+    const answers = [];
+    for (const instance of instances) {
+      const response = await new AdminClient(instance, tenantId).insights.ofCta(id, RANGE);
+      expect(response.status).toBe(200);
+      answers.push(response.body.data);
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    return answers[0];
+  };
+  const foldEverywhere = () => Promise.all(instances.map((instance) => instance.service(InsightFold).fold()));
+  const pendingUsers = async (): Promise<number> => {
+    const [{ users }] = await dataSourceOf(instances[0]).query(
+      'SELECT COUNT(*) AS users FROM sdk_user_states WHERE pending_since IS NOT NULL',
+    );
+    return Number(users);
+  };
+
+  it('counts every entry once when users merge through both instances at once, one user racing itself across them, folds racing too', async () => {
+    const admin = new AdminClient(instances[0], `insights-multi-${++tenantCount}`);
+    const id = await admin.cta();
+    const users = Array.from({ length: 30 }, (_, index) => 500 + index);
+    const statuses: number[] = [];
+    const deltas = users.flatMap((user) =>
+      [1, 2, 3].map(async (length) => {
+        // A user's three deltas go through alternating instances, each list one entry longer.
+        const sdk = new SdkClient(instances[(user + length) % 2], admin.tenantId, String(user));
+        const actionDoneAt = Array.from({ length }, (_, step) => daysAgo(3 - step, user));
+        const response = await sdk.delta(
+          snapshot(id, { actionDoneAt }, { m: machine(String(length), TODAY + length, { createdAt: TODAY }) }),
+        );
+        statuses.push(response.status);
+      }),
+    );
+    await Promise.all([...deltas, foldEverywhere()]);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const before = await readEverywhere(admin.tenantId, id);
+    await foldEverywhere();
+    expect(await pendingUsers()).toBe(0);
+    const after = await readEverywhere(admin.tenantId, id);
+    expect(after).toEqual(before);
+    expect(after.totals).toEqual({ actions: 90, resets: 0, usersReached: 30 });
+    expect(after.now).toEqual({ users: 30, machines: 30, byState: { '3': 30 } });
+  });
+
+  it('folds each pending user once when both instances fold at the same time', async () => {
+    const admin = new AdminClient(instances[0], `insights-multi-${++tenantCount}`);
+    const id = await admin.cta();
+    const users = Array.from({ length: 300 }, (_, index) => 2000 + index);
+    for (let start = 0; start < users.length; start += 50) {
+      await Promise.all(
+        users.slice(start, start + 50).map(async (user) => {
+          const sdk = new SdkClient(instances[user % 2], admin.tenantId, String(user));
+          expect((await sdk.delta(snapshot(id, { actionDoneAt: [daysAgo(1)], resetAt: [TODAY] }))).status).toBe(200);
+        }),
+      );
+    }
+    await foldEverywhere();
+    await foldEverywhere();
+    expect(await pendingUsers()).toBe(0);
+    expect((await readEverywhere(admin.tenantId, id)).totals).toEqual({ actions: 300, resets: 300, usersReached: 300 });
+  });
+});
