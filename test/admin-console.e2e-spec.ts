@@ -9,6 +9,7 @@ import {
   tryOut,
   type ConsoleSession,
 } from './console-browser';
+import { runClockAfterExamples } from './fixtures';
 import { eachDatabase, TestApp } from './harness';
 
 type Json = Record<string, any>;
@@ -54,6 +55,8 @@ eachDatabase('The admin console quick start', (database) => {
 
   beforeAll(async () => {
     api = await TestApp.start(database);
+    // The examples' machines are created at EXAMPLE_TIME with a 7-day TTL: the clock starts just after it.
+    runClockAfterExamples(api);
     document = (await api.get('/docs-json')).body;
   });
   afterAll(() => api.close());
