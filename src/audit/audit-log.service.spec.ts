@@ -1,10 +1,13 @@
 import { applyPatch, deepClone } from 'fast-json-patch';
 import type { EntityManager, FindOperator } from 'typeorm';
 import { Clock } from '../common/clock';
+import { writeDocuments } from '../database/document-writes';
 import { resolveSettings } from '../orchestration-options';
 import { AuditEntryEntity } from './audit-entry.entity';
 import { AuditLog, patchBetween, recordedVersion, type TenantChange } from './audit-log.service';
 import type { AuditEntry, ChangeOrigin } from './audit.types';
+
+jest.mock('../database/document-writes', () => ({ writeDocuments: jest.fn(async () => ({ affected: 0, insertId: 0 })) }));
 
 const NOW = 1_800_000_000_000;
 const DAY = 24 * 60 * 60 * 1000;
@@ -75,21 +78,41 @@ describe('AuditLog.record', () => {
     after,
   });
 
+  /** A manager whose query builder notes the inserts it builds; `writeDocuments` (mocked) runs them. */
+  const recordingManager = () => {
+    const inserts: { into: unknown; values: unknown }[] = [];
+    const manager = {
+      createQueryBuilder: () => ({
+        insert: () => ({ into: (into: unknown) => ({ values: (values: unknown) => (inserts.push({ into, values }), { into, values }) }) }),
+      }),
+    } as unknown as EntityManager;
+    return { manager, inserts };
+  };
+
+  beforeEach(() => jest.mocked(writeDocuments).mockClear());
+
   it("writes one entry per change in one insert, in the caller's transaction: the origin, the clock's time and the patch", async () => {
-    const insert = jest.fn();
+    const { manager, inserts } = recordingManager();
     const changed = { ...record, name: 'second' };
-    await auditLog().log.record({ insert } as unknown as EntityManager, origin, [change('7', null, record), change('7', record, changed)]);
-    expect(insert).toHaveBeenCalledTimes(1);
-    expect(insert).toHaveBeenCalledWith(AuditEntryEntity, [
-      { ...change('7', null, record), ...origin, at: NOW, changes: [{ op: 'replace', path: '', value: record }] },
-      { ...change('7', record, changed), ...origin, at: NOW, changes: [{ op: 'replace', path: '/name', value: 'second' }] },
+    await auditLog().log.record(manager, origin, [change('7', null, record), change('7', record, changed)]);
+    expect(inserts).toEqual([
+      {
+        into: AuditEntryEntity,
+        values: [
+          { ...change('7', null, record), ...origin, at: NOW, changes: [{ op: 'replace', path: '', value: record }] },
+          { ...change('7', record, changed), ...origin, at: NOW, changes: [{ op: 'replace', path: '/name', value: 'second' }] },
+        ],
+      },
     ]);
+    expect(writeDocuments).toHaveBeenCalledTimes(1);
+    expect(writeDocuments).toHaveBeenCalledWith(manager, inserts[0]);
   });
 
   it('writes nothing when nothing changed', async () => {
-    const insert = jest.fn();
-    await auditLog().log.record({ insert } as unknown as EntityManager, origin, []);
-    expect(insert).not.toHaveBeenCalled();
+    const { manager, inserts } = recordingManager();
+    await auditLog().log.record(manager, origin, []);
+    expect(inserts).toEqual([]);
+    expect(writeDocuments).not.toHaveBeenCalled();
   });
 });
 

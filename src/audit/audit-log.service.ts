@@ -3,6 +3,7 @@ import { compare, Operation } from 'fast-json-patch';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
+import { writeDocuments } from '../database/document-writes';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
@@ -89,9 +90,13 @@ export class AuditLog implements OnModuleInit {
       return;
     }
     const at = this.clock.now();
-    await manager.insert(
-      AuditEntryEntity,
-      changes.map((change) => ({ ...change, ...origin, at, changes: patchBetween(change.before, change.after) })),
+    await writeDocuments(
+      manager,
+      manager
+        .createQueryBuilder()
+        .insert()
+        .into(AuditEntryEntity)
+        .values(changes.map((change) => ({ ...change, ...origin, at, changes: patchBetween(change.before, change.after) }))),
     );
   }
 

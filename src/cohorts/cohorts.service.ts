@@ -9,6 +9,7 @@ import { ErrorCode } from '../common/error-code';
 import { joinProblemTexts, MAX_PROBLEMS_NAMED } from '../common/problems';
 import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { whereCtaStatusIn } from '../ctas/cta-rows';
+import { writeDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { CohortMembersService } from './cohort-members.service';
@@ -42,20 +43,27 @@ export class CohortsService {
     try {
       await this.catalogue.write(tenantId, async (manager) => {
         const rule = await this.validRule(manager, tenantId, body.kind, body.rule, true, problems);
-        await manager.insert(CohortEntity, {
-          tenantId,
-          name: body.name,
-          description: body.description ?? null,
-          kind: body.kind,
-          rule: rule as never,
-          generation: 1,
-          nextGeneration: 2,
-          memberCount: 0,
-          createdAt: now,
-          createdBy: user,
-          lastUpdatedAt: null,
-          lastUpdatedBy: null,
-        });
+        await writeDocuments(
+          manager,
+          manager
+            .createQueryBuilder()
+            .insert()
+            .into(CohortEntity)
+            .values({
+              tenantId,
+              name: body.name,
+              description: body.description ?? null,
+              kind: body.kind,
+              rule: rule as never,
+              generation: 1,
+              nextGeneration: 2,
+              memberCount: 0,
+              createdAt: now,
+              createdBy: user,
+              lastUpdatedAt: null,
+              lastUpdatedBy: null,
+            }),
+        );
         await this.recordChange(manager, tenantId, origin, body.name, 'create', null, await this.record(manager, tenantId, body.name));
       });
     } catch (error) {
@@ -94,15 +102,18 @@ export class CohortsService {
       const before = await this.record(manager, tenantId, name);
       const rule = body.rule === undefined ? undefined : await this.validRule(manager, tenantId, cohort.kind, body.rule, false, problems);
       if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
-      await manager.update(
-        CohortEntity,
-        { tenantId, id: cohort.id },
-        {
-          ...(body.description === undefined ? {} : { description: body.description }),
-          ...(rule === undefined ? {} : { rule: rule as never }),
-          lastUpdatedAt: this.clock.now(),
-          lastUpdatedBy: user,
-        },
+      await writeDocuments(
+        manager,
+        manager
+          .createQueryBuilder()
+          .update(CohortEntity)
+          .where({ tenantId, id: cohort.id })
+          .set({
+            ...(body.description === undefined ? {} : { description: body.description }),
+            ...(rule === undefined ? {} : { rule: rule as never }),
+            lastUpdatedAt: this.clock.now(),
+            lastUpdatedBy: user,
+          }),
       );
       await this.recordChange(manager, tenantId, origin, name, 'update', before, await this.record(manager, tenantId, name));
     });

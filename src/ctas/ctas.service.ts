@@ -9,6 +9,7 @@ import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
 import { editRefusal, LIVE_EDIT_STATUSES } from '../cta-status/cta-status-policy';
+import { writeDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
@@ -59,25 +60,31 @@ export class CtasService {
     const fields = this.validFields(body, this.timeProblems(body, now));
     try {
       return await this.catalogue.write(tenantId, async (manager) => {
-        const inserted = await manager.insert(CtaEntity, {
-          tenantId,
-          name: body.name,
-          description: body.description ?? null,
-          team: fields.team,
-          status: 'draft',
-          startTime: body.startTime ?? null,
-          endTime: body.endTime ?? null,
-          rule: ruleColumnValue(fields.rule),
-          isTest: false,
-          expiresAt: null,
-          createdAt: now,
-          createdBy: user,
-          lastUpdatedAt: null,
-          lastUpdatedBy: null,
-          contentRevision: 1,
-          contentChangedBy: origin.actor,
-        });
-        const id = Number(inserted.identifiers[0].id);
+        const { insertId: id } = await writeDocuments(
+          manager,
+          manager
+            .createQueryBuilder()
+            .insert()
+            .into(CtaEntity)
+            .values({
+              tenantId,
+              name: body.name,
+              description: body.description ?? null,
+              team: fields.team,
+              status: 'draft',
+              startTime: body.startTime ?? null,
+              endTime: body.endTime ?? null,
+              rule: ruleColumnValue(fields.rule),
+              isTest: false,
+              expiresAt: null,
+              createdAt: now,
+              createdBy: user,
+              lastUpdatedAt: null,
+              lastUpdatedBy: null,
+              contentRevision: 1,
+              contentChangedBy: origin.actor,
+            }),
+        );
         await this.writeTags(manager, tenantId, id, fields.tags);
         await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: false });
         await this.records.recordChanges(manager, origin, 'create', [{ id, tenantId, before: null }]);
@@ -162,21 +169,24 @@ export class CtasService {
       if (order) {
         throw invalidRequest(fieldProblemsText([order]));
       }
-      const { affected } = await manager.update(
-        CtaEntity,
-        { tenantId, id, status: current.status },
-        {
-          team: fields.team,
-          rule: ruleColumnValue(fields.rule),
-          startTime,
-          endTime,
-          ...(body.description === undefined ? {} : { description: body.description }),
-          lastUpdatedAt: now,
-          lastUpdatedBy: user,
-          // A new revision: it voids any approval of the content before (docs/decisions/0015-approvals.md).
-          contentRevision: () => 'content_revision + 1',
-          contentChangedBy: origin.actor,
-        },
+      const { affected } = await writeDocuments(
+        manager,
+        manager
+          .createQueryBuilder()
+          .update(CtaEntity)
+          .where({ tenantId, id, status: current.status })
+          .set({
+            team: fields.team,
+            rule: ruleColumnValue(fields.rule),
+            startTime,
+            endTime,
+            ...(body.description === undefined ? {} : { description: body.description }),
+            lastUpdatedAt: now,
+            lastUpdatedBy: user,
+            // A new revision: it voids any approval of the content before (docs/decisions/0015-approvals.md).
+            contentRevision: () => 'content_revision + 1',
+            contentChangedBy: origin.actor,
+          }),
       );
       if (!affected) {
         // Only where row locks do not reach (another node of a multi-primary cluster): the status moved since the checks.

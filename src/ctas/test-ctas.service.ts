@@ -7,6 +7,7 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { idsByTenant, PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
+import { writeDocuments } from '../database/document-writes';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { parseCtaId, unknownCta } from './cta-id';
 import type { CtaRecord } from './cta-record';
@@ -66,24 +67,30 @@ export class TestCtasService implements OnModuleInit {
       if (replaced) {
         await this.deleteTestCtas(manager, tenantId, [replaced.id]);
       }
-      const inserted = await manager.insert(CtaEntity, {
-        tenantId,
-        // The id is known only after the insert; the placeholder is unique until the rename below.
-        name: `test-pending-${randomUUID()}`,
-        description: null,
-        team: TEST_CTA_TEAM,
-        status: 'live',
-        startTime: now,
-        endTime: null,
-        rule: ruleColumnValue(rule),
-        isTest: true,
-        expiresAt: now + body.expiresInMinutes * MINUTE_MS,
-        createdAt: now,
-        createdBy: user,
-        lastUpdatedAt: null,
-        lastUpdatedBy: null,
-      });
-      const id = Number(inserted.identifiers[0].id);
+      const { insertId: id } = await writeDocuments(
+        manager,
+        manager
+          .createQueryBuilder()
+          .insert()
+          .into(CtaEntity)
+          .values({
+            tenantId,
+            // The id is known only after the insert; the placeholder is unique until the rename below.
+            name: `test-pending-${randomUUID()}`,
+            description: null,
+            team: TEST_CTA_TEAM,
+            status: 'live',
+            startTime: now,
+            endTime: null,
+            rule: ruleColumnValue(rule),
+            isTest: true,
+            expiresAt: now + body.expiresInMinutes * MINUTE_MS,
+            createdAt: now,
+            createdBy: user,
+            lastUpdatedAt: null,
+            lastUpdatedBy: null,
+          }),
+      );
       await manager.update(CtaEntity, { tenantId, id }, { name: `test-${id}` });
       await manager.insert(
         CtaTestUserEntity,
