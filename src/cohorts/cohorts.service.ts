@@ -6,6 +6,7 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { asStoredJson } from '../common/json-values';
 import { joinProblemTexts, MAX_PROBLEMS_NAMED } from '../common/problems';
 import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { whereCtaStatusIn } from '../ctas/cta-rows';
@@ -41,30 +42,34 @@ export class CohortsService {
     const problems = cohortFieldProblems(body);
     const now = this.clock.now();
     try {
-      await this.catalogue.write(tenantId, async (manager) => {
+      return await this.catalogue.write(tenantId, async (manager) => {
         const rule = await this.validRule(manager, tenantId, body.kind, body.rule, true, problems);
-        await writeDocuments(
+        const row: Omit<CohortEntity, 'id'> = {
+          tenantId,
+          name: body.name,
+          description: body.description ?? null,
+          kind: body.kind,
+          rule,
+          generation: 1,
+          nextGeneration: 2,
+          memberCount: 0,
+          createdAt: now,
+          createdBy: user,
+          lastUpdatedAt: null,
+          lastUpdatedBy: null,
+        };
+        const { insertId: id } = await writeDocuments(
           manager,
           manager
             .createQueryBuilder()
             .insert()
             .into(CohortEntity)
-            .values({
-              tenantId,
-              name: body.name,
-              description: body.description ?? null,
-              kind: body.kind,
-              rule: rule as never,
-              generation: 1,
-              nextGeneration: 2,
-              memberCount: 0,
-              createdAt: now,
-              createdBy: user,
-              lastUpdatedAt: null,
-              lastUpdatedBy: null,
-            }),
+            .values({ ...row, rule: row.rule as never }),
         );
-        await this.recordChange(manager, tenantId, origin, body.name, 'create', null, await this.record(manager, tenantId, body.name));
+        // No one else sees the new row before the commit: it is as written, its rule as its JSON column gives it back.
+        const created = toCohortRecord({ ...row, id, rule: asStoredJson(rule) }, await this.usedBy(manager, tenantId, body.name));
+        await this.recordChange(manager, tenantId, origin, body.name, 'create', null, created);
+        return created;
       });
     } catch (error) {
       // The (tenant_id, name) key decides, also between two racing creates.
@@ -73,7 +78,6 @@ export class CohortsService {
       }
       throw error;
     }
-    return this.get(tenantId, body.name);
   }
 
   async list(tenantId: string): Promise<CohortRecord[]> {
@@ -96,10 +100,10 @@ export class CohortsService {
 
   async update(tenantId: string, user: string, name: string, body: UpdateCohortDto, origin: ChangeOrigin): Promise<CohortRecord> {
     const problems = updateCohortProblems(body);
-    await this.catalogue.write(tenantId, async (manager) => {
+    return this.catalogue.write(tenantId, async (manager) => {
       const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
       if (!cohort) throw cohortNotFound(name);
-      const before = await this.record(manager, tenantId, name);
+      const before = toCohortRecord(cohort, await this.usedBy(manager, tenantId, name));
       const rule = body.rule === undefined ? undefined : await this.validRule(manager, tenantId, cohort.kind, body.rule, false, problems);
       if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
       await writeDocuments(
@@ -115,9 +119,11 @@ export class CohortsService {
             lastUpdatedBy: user,
           }),
       );
-      await this.recordChange(manager, tenantId, origin, name, 'update', before, await this.record(manager, tenantId, name));
+      // Read back: the row is not locked, so a concurrent update of its other fields may have come first.
+      const updated = await this.record(manager, tenantId, name);
+      await this.recordChange(manager, tenantId, origin, name, 'update', before, updated);
+      return updated;
     });
-    return this.get(tenantId, name);
   }
 
   async delete(tenantId: string, name: string, origin: ChangeOrigin): Promise<void> {
@@ -157,11 +163,13 @@ export class CohortsService {
   private async record(manager: EntityManager, tenantId: string, name: string): Promise<CohortRecord> {
     const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
     if (!cohort) throw cohortNotFound(name);
+    return toCohortRecord(cohort, await this.usedBy(manager, tenantId, name));
+  }
+
+  /** The ids of the CTAs whose rules name the cohort. */
+  private async usedBy(manager: EntityManager, tenantId: string, name: string): Promise<number[]> {
     const links = await manager.find(CtaCohortEntity, { where: { tenantId, cohortName: name } });
-    return toCohortRecord(
-      cohort,
-      links.map((link) => Number(link.ctaId)),
-    );
+    return links.map((link) => Number(link.ctaId));
   }
 
   /**

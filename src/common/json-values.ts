@@ -18,3 +18,31 @@ export function copyJson<T>(value: T, without: ReadonlySet<string> = NO_KEYS): T
   }
   return copy as T;
 }
+
+/** `value` (a JSON value) with the object keys in `keys` deleted, at every depth, in place. */
+export function withoutKeys<T>(value: T, keys: ReadonlySet<string>): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (const item of value) withoutKeys(item, keys);
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    if (keys.has(key)) delete object[key];
+    else withoutKeys(object[key], keys);
+  }
+  return value;
+}
+
+/** Whether a JSON value holds a number JSON text cannot write (`1e400` parses to Infinity, written as null). */
+function holdsNonFiniteNumber(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (typeof value !== 'object' || value === null) return false;
+  return (Array.isArray(value) ? value : Object.values(value)).some(holdsNonFiniteNumber);
+}
+
+/**
+ * A JSON value as a JSON column gives it back once written: itself, unless it holds a number JSON
+ * text cannot write. What a record built from values just written needs to equal the record read back.
+ */
+export const asStoredJson = <T>(value: T): T => (holdsNonFiniteNumber(value) ? (JSON.parse(JSON.stringify(value)) as T) : value);

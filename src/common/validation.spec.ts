@@ -50,14 +50,14 @@ describe('JSON documents in bodies (@JsonDocument)', () => {
   const pipe = new CheckedBodyPipe(ErrorCode.INVALID_REQUEST);
   const transform = (metatype: new () => object, body: unknown) => pipe.transform(body, { type: 'body', metatype });
 
-  it('come out of the body pipe as class-transformer copies them (same keys left out, same order), in a DTO instance', async () => {
+  it('come out of the body pipe as class-transformer copies them (same keys left out, same order), in a DTO instance, not copied', async () => {
     const copied = (await transform(CopiedDto, { name: 'n', rule: awkwardRule() })) as CopiedDto;
     const body = { name: 'n', rule: awkwardRule() };
     const kept = (await transform(DocumentDto, body)) as DocumentDto;
     expect(kept).toBeInstanceOf(DocumentDto);
     expect(JSON.stringify(kept)).toBe(JSON.stringify(copied));
     expect(kept.rule).toEqual(copied.rule);
-    expect(kept.rule).not.toBe(body.rule);
+    expect(kept.rule).toBe(body.rule);
     expect(Object.keys(kept.rule)).toEqual(['plain', 'list', 'stateTransition']);
   });
 

@@ -2,7 +2,7 @@ import { ArgumentMetadata, Body, PipeTransform, Query, ValidationPipe } from '@n
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
-import { copyJson } from './json-values';
+import { withoutKeys } from './json-values';
 import { fieldProblemSentence, joinProblemTexts, validationProblems } from './problems';
 
 /**
@@ -27,8 +27,8 @@ const documentProperties = new Map<object, string[]>();
 /**
  * Marks a DTO property that holds a free-form JSON document (a rule) checked by its own code, not by
  * class-validator. When it is an object, the body pipe and `toDto` validate the rest of the body
- * with `{}` in its place, then put back a copy made by `copyJson`, as class-transformer would copy it
- * (`TRANSFORMED_AWAY`): class-transformer's deep copy of a document of a megabyte, key by key through its
+ * with `{}` in its place, then put the document back without the keys class-transformer's copy would
+ * leave out (`TRANSFORMED_AWAY`): its deep copy of a document of a megabyte, key by key through its
  * metadata, took longer than the rest of the request (docs/benchmarks.md). Only for properties whose
  * decorators judge `{}` as they judge any object (`@IsObject()`, or none).
  */
@@ -59,9 +59,12 @@ const withoutDocuments = (body: Record<string, unknown>, documents: string[]): R
   ...Object.fromEntries(documents.map((key) => [key, {}])),
 });
 
-/** `dto` (made from `withoutDocuments(body, documents)`) with copies of the body's documents, as class-transformer copies them. */
+/**
+ * `dto` (made from `withoutDocuments(body, documents)`) with the body's documents as class-transformer's copy
+ * would hold them: without the keys it leaves out, deleted in place (as the ValidationPipe strips a body).
+ */
 function withDocuments<T>(dto: T, body: Record<string, unknown>, documents: string[], leftOut: ReadonlySet<string>): T {
-  for (const key of documents) (dto as Record<string, unknown>)[key] = copyJson(body[key], leftOut);
+  for (const key of documents) (dto as Record<string, unknown>)[key] = withoutKeys(body[key], leftOut);
   return dto;
 }
 

@@ -67,36 +67,43 @@ export class TestCtasService implements OnModuleInit {
       if (replaced) {
         await this.deleteTestCtas(manager, tenantId, [replaced.id]);
       }
+      const row: Omit<CtaEntity, 'id'> = {
+        tenantId,
+        // The id is known only after the insert; the placeholder is unique until the rename below.
+        name: `test-pending-${randomUUID()}`,
+        description: null,
+        team: TEST_CTA_TEAM,
+        status: 'live',
+        startTime: now,
+        endTime: null,
+        rule,
+        isTest: true,
+        expiresAt: now + body.expiresInMinutes * MINUTE_MS,
+        createdAt: now,
+        createdBy: user,
+        lastUpdatedAt: null,
+        lastUpdatedBy: null,
+        contentRevision: 1,
+        contentChangedBy: null,
+      };
       const { insertId: id } = await writeDocuments(
         manager,
         manager
           .createQueryBuilder()
           .insert()
           .into(CtaEntity)
-          .values({
-            tenantId,
-            // The id is known only after the insert; the placeholder is unique until the rename below.
-            name: `test-pending-${randomUUID()}`,
-            description: null,
-            team: TEST_CTA_TEAM,
-            status: 'live',
-            startTime: now,
-            endTime: null,
-            rule: ruleColumnValue(rule),
-            isTest: true,
-            expiresAt: now + body.expiresInMinutes * MINUTE_MS,
-            createdAt: now,
-            createdBy: user,
-            lastUpdatedAt: null,
-            lastUpdatedBy: null,
-          }),
+          .values({ ...row, rule: ruleColumnValue(row.rule) }),
       );
-      await manager.update(CtaEntity, { tenantId, id }, { name: `test-${id}` });
+      const name = `test-${id}`;
+      await manager.update(CtaEntity, { tenantId, id }, { name });
       await manager.insert(
         CtaTestUserEntity,
         userIds.map((userId) => ({ tenantId, userId, ctaId: id })),
       );
-      const created = (await this.testCtaRecord(manager, tenantId, id)) as TestCtaRecord;
+      const created: TestCtaRecord = {
+        ...(await this.records.writtenRecord(manager, { ...row, id, name })),
+        userIds: [...userIds].sort(byNumericValue),
+      };
       await this.audit.record(manager, origin, [...(replaced ? [deletion(tenantId, replaced)] : []), creation(tenantId, created)]);
       return id;
     });
