@@ -2,9 +2,10 @@ import { applyPatch, deepClone } from 'fast-json-patch';
 import type { EntityManager, FindOperator } from 'typeorm';
 import { Clock } from '../common/clock';
 import { writeDocuments } from '../database/document-writes';
+import { jsonTransformer } from '../database/transformers';
 import { resolveSettings } from '../orchestration-options';
 import { AuditEntryEntity } from './audit-entry.entity';
-import { AuditLog, patchBetween, recordedVersion, type TenantChange } from './audit-log.service';
+import { AuditLog, patchBetween, patchText, recordedVersion, type TenantChange } from './audit-log.service';
 import type { AuditEntry, ChangeOrigin } from './audit.types';
 
 jest.mock('../database/document-writes', () => ({ writeDocuments: jest.fn(async () => ({ affected: 0, insertId: 0 })) }));
@@ -56,6 +57,17 @@ describe('patchBetween', () => {
     expect(patchBetween(record, deepClone(record))).toEqual([]);
   });
 
+  it('is written as JSON text around the text of after, serialising after once', () => {
+    const changed = { ...record, name: 'second' };
+    for (const [before, after] of [
+      [null, record],
+      [record, null],
+      [record, changed],
+    ] as const) {
+      expect(patchText(before, after, after === null ? null : JSON.stringify(after))).toBe(JSON.stringify(patchBetween(before, after)));
+    }
+  });
+
   it('is the whole story: applied to before, it gives after', () => {
     const after = { ...record, name: 'renamed', rule: { priority: 1, actions: [{ actionId: 'y' }, { actionId: 'z' }] }, extra: true };
     for (const [before, next] of [
@@ -91,19 +103,27 @@ describe('AuditLog.record', () => {
 
   beforeEach(() => jest.mocked(writeDocuments).mockClear());
 
+  /** An inserted entry with its document columns as they are stored (JSON text). */
+  const asStored = (values: Record<string, unknown>) => ({
+    ...values,
+    before: jsonTransformer.to(values.before),
+    after: jsonTransformer.to(values.after),
+    changes: jsonTransformer.to(values.changes),
+  });
+
   it("writes one entry per change in one insert, in the caller's transaction: the origin, the clock's time and the patch", async () => {
     const { manager, inserts } = recordingManager();
     const changed = { ...record, name: 'second' };
-    await auditLog().log.record(manager, origin, [change('7', null, record), change('7', record, changed)]);
-    expect(inserts).toEqual([
-      {
-        into: AuditEntryEntity,
-        values: [
-          { ...change('7', null, record), ...origin, at: NOW, changes: [{ op: 'replace', path: '', value: record }] },
-          { ...change('7', record, changed), ...origin, at: NOW, changes: [{ op: 'replace', path: '/name', value: 'second' }] },
-        ],
-      },
-    ]);
+    await auditLog().log.record(manager, origin, [change('7', null, record), change('7', record, changed), change('7', changed, null)]);
+    expect(inserts).toHaveLength(1);
+    expect(inserts[0].into).toBe(AuditEntryEntity);
+    expect((inserts[0].values as Record<string, unknown>[]).map(asStored)).toEqual(
+      [
+        { ...change('7', null, record), changes: [{ op: 'replace', path: '', value: record }] },
+        { ...change('7', record, changed), changes: [{ op: 'replace', path: '/name', value: 'second' }] },
+        { ...change('7', changed, null), changes: [{ op: 'replace', path: '', value: null }] },
+      ].map((entry) => asStored({ ...entry, ...origin, at: NOW })),
+    );
     expect(writeDocuments).toHaveBeenCalledTimes(1);
     expect(writeDocuments).toHaveBeenCalledWith(manager, inserts[0]);
   });
