@@ -13,6 +13,7 @@ import { whereCtaStatusIn } from '../ctas/cta-rows';
 import { writeDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { forUpdate } from '../database/row-lock';
 import { CohortMembersService } from './cohort-members.service';
 import { cohortFieldProblems, cohortRuleCheck, updateCohortProblems } from './cohort-body';
 import { CohortRecord, toCohortRecord } from './cohort-record';
@@ -101,26 +102,30 @@ export class CohortsService {
   async update(tenantId: string, user: string, name: string, body: UpdateCohortDto, origin: ChangeOrigin): Promise<CohortRecord> {
     const problems = updateCohortProblems(body);
     return this.catalogue.write(tenantId, async (manager) => {
-      const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
+      // Locked, as member writes lock it (cohort-members.service.ts): nothing changes the row before the commit.
+      const cohort = await forUpdate(
+        manager.createQueryBuilder(CohortEntity, 'cohort').where('cohort.tenantId = :tenantId AND cohort.name = :name', { tenantId, name }),
+      ).getOne();
       if (!cohort) throw cohortNotFound(name);
       const before = toCohortRecord(cohort, await this.usedBy(manager, tenantId, name));
       const rule = body.rule === undefined ? undefined : await this.validRule(manager, tenantId, cohort.kind, body.rule, false, problems);
       if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
+      const changes = {
+        ...(body.description === undefined ? {} : { description: body.description }),
+        ...(rule === undefined ? {} : { rule }),
+        lastUpdatedAt: this.clock.now(),
+        lastUpdatedBy: user,
+      };
       await writeDocuments(
         manager,
         manager
           .createQueryBuilder()
           .update(CohortEntity)
           .where({ tenantId, id: cohort.id })
-          .set({
-            ...(body.description === undefined ? {} : { description: body.description }),
-            ...(rule === undefined ? {} : { rule: rule as never }),
-            lastUpdatedAt: this.clock.now(),
-            lastUpdatedBy: user,
-          }),
+          .set({ ...changes, ...(rule === undefined ? {} : { rule: rule as never }) }),
       );
-      // Read back: the row is not locked, so a concurrent update of its other fields may have come first.
-      const updated = await this.record(manager, tenantId, name);
+      const written = { ...cohort, ...changes, ...(rule === undefined ? {} : { rule: asStoredJson(rule) }) };
+      const updated = toCohortRecord(written, await this.usedBy(manager, tenantId, name));
       await this.recordChange(manager, tenantId, origin, name, 'update', before, updated);
       return updated;
     });
