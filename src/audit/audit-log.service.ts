@@ -3,7 +3,7 @@ import { compare, Operation } from 'fast-json-patch';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
-import { writeDocuments } from '../database/document-writes';
+import { insertDocuments } from '../database/document-writes';
 import { jsonColumnText } from '../database/transformers';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -111,13 +111,10 @@ export class AuditLog implements OnModuleInit {
       return;
     }
     const at = this.clock.now();
-    await writeDocuments(
+    await insertDocuments(
       manager,
-      manager
-        .createQueryBuilder()
-        .insert()
-        .into(AuditEntryEntity)
-        .values(changes.map((change) => ({ ...change, ...origin, at, ...entryDocuments(change) }))),
+      AuditEntryEntity,
+      changes.map((change) => ({ ...change, ...origin, at, ...entryDocuments(change) })),
     );
   }
 

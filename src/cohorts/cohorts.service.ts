@@ -10,7 +10,7 @@ import { asStoredJson } from '../common/json-values';
 import { joinProblemTexts, MAX_PROBLEMS_NAMED } from '../common/problems';
 import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { whereCtaStatusIn } from '../ctas/cta-rows';
-import { writeDocuments } from '../database/document-writes';
+import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
@@ -59,14 +59,7 @@ export class CohortsService {
           lastUpdatedAt: null,
           lastUpdatedBy: null,
         };
-        const { insertId: id } = await writeDocuments(
-          manager,
-          manager
-            .createQueryBuilder()
-            .insert()
-            .into(CohortEntity)
-            .values({ ...row, rule: row.rule as never }),
-        );
+        const { insertId: id } = await insertDocuments(manager, CohortEntity, [row]);
         // No one else sees the new row before the commit: it is as written, its rule as its JSON column gives it back.
         const created = toCohortRecord({ ...row, id, rule: asStoredJson(rule) }, await this.usedBy(manager, tenantId, body.name));
         await this.recordChange(manager, tenantId, origin, body.name, 'create', null, created);
@@ -116,7 +109,7 @@ export class CohortsService {
         lastUpdatedAt: this.clock.now(),
         lastUpdatedBy: user,
       };
-      await writeDocuments(
+      await updateDocuments(
         manager,
         manager
           .createQueryBuilder()

@@ -9,7 +9,7 @@ import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
 import { editRefusal, LIVE_EDIT_STATUSES } from '../cta-status/cta-status-policy';
-import { writeDocuments } from '../database/document-writes';
+import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
@@ -78,14 +78,7 @@ export class CtasService {
     };
     try {
       return await this.catalogue.write(tenantId, async (manager) => {
-        const { insertId: id } = await writeDocuments(
-          manager,
-          manager
-            .createQueryBuilder()
-            .insert()
-            .into(CtaEntity)
-            .values({ ...row, rule: ruleColumnValue(row.rule) }),
-        );
+        const { insertId: id } = await insertDocuments(manager, CtaEntity, [row]);
         await this.writeTags(manager, tenantId, id, fields.tags);
         await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: false });
         await this.records.recordWritten(manager, origin, 'create', null, { ...row, id });
@@ -179,7 +172,7 @@ export class CtasService {
         lastUpdatedBy: user,
         contentChangedBy: origin.actor,
       };
-      const { affected } = await writeDocuments(
+      const { affected } = await updateDocuments(
         manager,
         manager
           .createQueryBuilder()
