@@ -1,7 +1,13 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { ErrorCode } from '../common/error-code';
 import { validationPipe } from '../common/validation';
-import { isValidPropertyList, MAX_PROPERTIES_PER_EVENT, UpdateEventPropertiesDto, UpsertEventsDto } from './dto/event-definition.dto';
+import {
+  isValidPropertyList,
+  MAX_EVENTS_PER_REQUEST,
+  MAX_PROPERTIES_PER_EVENT,
+  UpdateEventPropertiesDto,
+  UpsertEventsDto,
+} from './dto/event-definition.dto';
 import { EventsBodyPipe } from './events-body.pipe';
 
 const body = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'body', metatype });
@@ -68,7 +74,13 @@ describe('isValidPropertyList', () => {
 describe('EventsBodyPipe', () => {
   const pipe = new EventsBodyPipe();
   const plain = validationPipe(ErrorCode.INVALID_REQUEST);
+  const events = (count: number) => Array.from({ length: count }, (_, index) => ({ eventName: `e${index}` }));
   const UPSERTS: unknown[] = [
+    ...TEXTS.map((eventName) => ({ events: [{ eventName, properties: [property] }] })),
+    { events: events(MAX_EVENTS_PER_REQUEST) },
+    { events: events(MAX_EVENTS_PER_REQUEST + 1) },
+    { events: [{ eventName: 'a', properties: [property] }, 'b'] },
+    { events: [[{ eventName: 'a' }]] },
     { events: [{ eventName: 'a', properties: [property] }, { eventName: 'b' }, { eventName: 'c', properties: [] }] },
     { events: [{ eventName: '', properties: [property] }, { eventName: 5 }] },
     {
@@ -106,10 +118,14 @@ describe('EventsBodyPipe', () => {
     },
   );
 
-  it('puts back the lists as sent', async () => {
-    const list = [property];
-    const dto = (await pipe.transform({ events: [{ eventName: 'a', properties: list }] }, body(UpsertEventsDto))) as UpsertEventsDto;
+  it('makes a DTO of a valid body as it is', async () => {
+    const events = [{ eventName: 'a', properties: [property] }];
+    const dto = (await pipe.transform({ events }, body(UpsertEventsDto))) as UpsertEventsDto;
     expect(dto).toBeInstanceOf(UpsertEventsDto);
-    expect(dto.events[0].properties).toBe(list);
+    expect(dto.events).toBe(events);
+    const properties = [property];
+    const replacement = (await pipe.transform({ properties }, body(UpdateEventPropertiesDto))) as UpdateEventPropertiesDto;
+    expect(replacement).toBeInstanceOf(UpdateEventPropertiesDto);
+    expect(replacement.properties).toBe(properties);
   });
 });

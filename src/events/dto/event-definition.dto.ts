@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   arrayMaxSize,
   ArrayNotEmpty,
+  arrayNotEmpty,
   IsArray,
   IsBoolean,
   isBoolean,
@@ -64,8 +65,8 @@ const isText = (value: unknown): boolean => isString(value) && length(value, 1, 
 const isOptionalText = (value: unknown): boolean => value === undefined || value === null || isString(value);
 
 /**
- * Whether a `properties` list passes its rules whole — each decorator's check below, run by hand with
- * class-validator's own functions — so that the body pipe need not build and validate an instance per
+ * Whether a `properties` list passes its rules whole: each decorator's check below, run by hand with
+ * class-validator's own functions, so that the body pipe need not build and validate an instance per
  * property (events-body.pipe.ts).
  */
 export const isValidPropertyList = (value: unknown): value is EventPropertyDto[] =>
@@ -111,6 +112,18 @@ export class EventDefinitionDto {
   @PropertiesProperty(false)
   properties?: EventPropertyDto[];
 }
+
+/** Whether an `events` list passes its rules whole, as `isValidPropertyList` checks a `properties` list. */
+export const isValidEventList = (value: unknown): value is EventDefinitionDto[] =>
+  Array.isArray(value) &&
+  arrayNotEmpty(value) &&
+  arrayMaxSize(value, MAX_EVENTS_PER_REQUEST) &&
+  value.every(
+    (event) =>
+      isObject<Record<string, unknown>>(event) &&
+      isText(event.eventName) &&
+      (event.properties === undefined || isValidPropertyList(event.properties)),
+  );
 
 export class UpsertEventsDto {
   @ApiProperty({ type: [EventDefinitionDto], description: `1-${MAX_EVENTS_PER_REQUEST} events, names unique within the body` })
