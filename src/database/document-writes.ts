@@ -5,7 +5,7 @@ import { isQueryTimeout } from './query-timeout';
  * Writes whose values carry JSON documents as long as a body (rules, event properties, the audit's
  * records), in the transaction of a manager. TypeORM hands MySQL/MariaDB its values through mysql2's
  * `query`, which escapes each one into the SQL text, and the server parses them back out: for JSON,
- * full of quotes, about 25 ms a MiB, more than everything else such a request does (docs/benchmarks.md).
+ * full of quotes, about 20 ms a MiB, more than everything else such a request does (docs/benchmarks.md).
  * Here the statement is prepared and executed (the binary protocol: values travel as they are), then
  * closed, so the many SQL texts of multi-row writes hold nothing on the server. The query timeout is
  * TypeORM's, and a timed-out connection is destroyed as query-timeout.ts does. SQLite binds its values
