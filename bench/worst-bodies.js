@@ -244,7 +244,12 @@ function candidates({ wide, ctaIds, tags, admin, draftIds, draftCta }) {
     rows.push([
       'POST /engine/behaviour-tags',
       `${draftIds.length - 1} linked CTAs${label}`,
-      (i) => adminRequest('POST', '/engine/behaviour-tags/', JSON.stringify(tagBody(`worst-tag${label ? '-long' : ''}-${i}`, description(i), true))),
+      (i) =>
+        adminRequest(
+          'POST',
+          '/engine/behaviour-tags/',
+          JSON.stringify(tagBody(`worst-tag${label ? '-long' : ''}-${i}`, description(i), true)),
+        ),
       undefined,
       (i) => unlink(`worst-tag${label ? '-long' : ''}-${i}`)(),
     ]);
@@ -357,18 +362,36 @@ function keeps(route) {
     // The CTA row and its audit entry (`after`); an update's entry holds `before` too.
     'POST /engine/ctas': (bytes) => [[2, bytes]],
     'PUT /engine/ctas/{id}': (bytes) => [[3, bytes]],
-    'POST /engine/ctas/test/create': (bytes) => [[2, bytes], [1000, 64]],
+    'POST /engine/ctas/test/create': (bytes) => [
+      [2, bytes],
+      [1000, 64],
+    ],
     'PUT /engine/ctas/{id}/{action}': () => [[2, SMALL_ROW]],
     // The tag row and its audit entry (an update's holds `before` too), and the link rows.
-    'POST /engine/behaviour-tags': (bytes) => [[2, bytes], [1000, 64]],
-    'PUT /engine/behaviour-tags/{name}': (bytes) => [[3, bytes], [1000, 64]],
+    'POST /engine/behaviour-tags': (bytes) => [
+      [2, bytes],
+      [1000, 64],
+    ],
+    'PUT /engine/behaviour-tags/{name}': (bytes) => [
+      [3, bytes],
+      [1000, 64],
+    ],
     'POST /engine/events': (bytes) => [[2, bytes]],
     'PUT /engine/events/{name}': (bytes) => [[3, bytes]],
     'POST /engine/cohorts': (bytes) => [[2, bytes]],
     'PUT /engine/cohorts/{name}': (bytes) => [[3, bytes]],
-    'POST /engine/cohorts/{name}/members': () => [[100_000, 64], [1, SMALL_ROW]],
-    'PUT /engine/cohorts/{name}/members': () => [[100_000, 64], [1, SMALL_ROW]],
-    'DELETE /engine/cohorts/{name}/members': () => [[100_000, 64], [1, SMALL_ROW]],
+    'POST /engine/cohorts/{name}/members': () => [
+      [100_000, 64],
+      [1, SMALL_ROW],
+    ],
+    'PUT /engine/cohorts/{name}/members': () => [
+      [100_000, 64],
+      [1, SMALL_ROW],
+    ],
+    'DELETE /engine/cohorts/{name}/members': () => [
+      [100_000, 64],
+      [1, SMALL_ROW],
+    ],
     'POST /engine/nudge/preview': (bytes) => [[1, bytes]],
   };
   return byRoute[route];
@@ -386,7 +409,10 @@ async function storageFloor(connection, rows) {
     const text = 'x'.repeat(bytes);
     for (let start = 0; start < count; start += 1000) {
       const chunk = Math.min(1000, count - start);
-      await connection.query(`INSERT INTO bench_floor (body) VALUES ${new Array(chunk).fill('(?)').join(', ')}`, new Array(chunk).fill(text));
+      await connection.query(
+        `INSERT INTO bench_floor (body) VALUES ${new Array(chunk).fill('(?)').join(', ')}`,
+        new Array(chunk).fill(text),
+      );
     }
   }
   await connection.commit();
@@ -430,7 +456,8 @@ async function measureCandidate(service, candidate, floorConnection) {
     if (cleanup) {
       cpuSpanEnds();
       const undone = await send(service.base, cleanup);
-      if (undone.status >= 300) throw new Error(`${candidate.route} (${candidate.name}), after: ${undone.status} ${undone.text.slice(0, 300)}`);
+      if (undone.status >= 300)
+        throw new Error(`${candidate.route} (${candidate.name}), after: ${undone.status} ${undone.text.slice(0, 300)}`);
     }
     if (iteration < warmUp) continue;
     times.push(answer.ms);
@@ -446,7 +473,8 @@ async function measureCandidate(service, candidate, floorConnection) {
   const parseMs = median(parses);
   const kept = candidate.keeps(bytes);
   const floors = [];
-  for (let sample = 0; sample < (kept.length === 0 ? 0 : candidate.samples); sample++) floors.push(await storageFloor(floorConnection, kept));
+  for (let sample = 0; sample < (kept.length === 0 ? 0 : candidate.samples); sample++)
+    floors.push(await storageFloor(floorConnection, kept));
   const floorMs = floors.length === 0 ? 0 : median(floors);
   return {
     route: candidate.route,
@@ -469,7 +497,9 @@ async function measureWorstBodies(service, setting) {
   try {
     for (const candidate of candidates(setting).filter((entry) => !setting.routes || setting.routes.test(entry.route))) {
       const row = await measureCandidate(service, candidate, floorConnection);
-      console.log(`    ${row.route}, ${row.name}: ${row.ms} ms (${row.ratio}× JSON.parse; storage floor ${row.floorMs} ms, ${row.floorRatio}×)`);
+      console.log(
+        `    ${row.route}, ${row.name}: ${row.ms} ms (${row.ratio}× JSON.parse; storage floor ${row.floorMs} ms, ${row.floorRatio}×)`,
+      );
       measured.push(row);
     }
   } finally {
