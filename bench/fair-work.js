@@ -33,7 +33,7 @@ const RANDOM_TENANTS = 40_000;
 /** Unknown tenants may cost at most this many statements in all (issue 27). */
 const UNKNOWN_TENANT_STATEMENTS = 100;
 /** The admin routes' tenant: 1,000 draft CTAs to link to tags. */
-const ADMIN = { tenantId: 'fair-admin', firstId: 5001, extraCtas: 1000, users: 1, extraStatuses: ['draft'] };
+const ADMIN = { tenantId: 'fair-admin', firstId: 5001, extraCtas: 1002, users: 1, extraStatuses: ['draft'] };
 const HEALTH_TIMEOUT_MS = 2000;
 const HEALTH_EVERY_MS = 250;
 
@@ -210,6 +210,7 @@ async function benchFairWork() {
     });
     if (cohort.status !== 200) throw new Error(`cohort create answered ${cohort.status}`);
     results.worstBodies = await measureWorstBodies(service, {
+      databaseUrl: url,
       wide: WIDE.tenantId,
       ctaIds,
       tags: TAGS,

@@ -6,6 +6,12 @@
  * sent a few times one after another; the slowest candidate's median time against `JSON.parse` of
  * the same bytes (median, in this process, in the same run), and the service's CPU time per request
  * against it (from /proc: the part of the time that is the service's own work, not the database's).
+ *
+ * Beside each, the storage floor: what a bare mysql2 connection to the same server takes, in the
+ * same run, to commit what the route must keep for that body (its rows and their bytes: the CTA row
+ * and its audit entry, the 100,000 member rows, the user's state capped at 256 KiB, …). No
+ * implementation that keeps those rows can answer faster, so the floor's own ratio to JSON.parse
+ * shows where 5× is out of reach of any code (docs/benchmarks.md).
  */
 const fs = require('node:fs');
 const { RULE_EXAMPLE } = require('../dist/src/ctas/cta-api-examples');
@@ -18,6 +24,8 @@ const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1' };
 const USER_PACE_MS = 150;
 const ADMIN_LIMIT = 1024 * 1024;
 const SDK_LIMIT = 512 * 1024;
+/** The stored state of one app user is capped at this many bytes (docs/behaviour.md): what a delta or launch writes at most. */
+const STATE_CAP = 256 * 1024;
 const WARM_UP = 2;
 const SAMPLES = 7;
 /** The member routes write 100,000 rows a request: fewer rounds. */
@@ -147,7 +155,8 @@ function worstSdkBodies(ctaIds, tags) {
 }
 
 /**
- * The candidates of every route: [route, candidate, request(iteration) → {method, path, headers, body}].
+ * The candidates of every route: [route, candidate, request(iteration) → {method, path, headers, body},
+ * rounds, cleanup(iteration) → an untimed request after each, or null].
  * `wide` is a tenant with 1,000 live CTAs (`ctaIds`) and its tags; `admin` a tenant with `draftIds`.
  */
 function candidates({ wide, ctaIds, tags, admin, draftIds, draftCta }) {
@@ -218,23 +227,41 @@ function candidates({ wide, ctaIds, tags, admin, draftIds, draftCta }) {
         JSON.stringify({ padding: 'x'.repeat(ADMIN_LIMIT - 100) }),
       ),
   ]);
-  const perTag = Math.floor(draftIds.length / (WARM_UP + SAMPLES + 1));
-  const tagBody = (i, description) => ({
+  // A tag may link up to 1,000 CTAs: every create links them all, and an untimed update unlinks
+  // them again so that the next create can link them; the description has no cap of its own.
+  const tagBody = (name, description, linked) => ({
     ...CREATE_TAG_EXAMPLE,
-    behaviourTagName: `worst-tag-${i}`,
+    behaviourTagName: name,
     description,
-    linkedCtas: draftIds.slice(1 + i * perTag, 1 + (i + 1) * perTag).map(String),
+    linkedCtas: linked ? draftIds.slice(1).map(String) : [],
   });
-  rows.push([
-    'POST /engine/behaviour-tags',
-    `${perTag} linked CTAs`,
-    (i) => adminRequest('POST', '/engine/behaviour-tags/', JSON.stringify(tagBody(i, 'worst'))),
-  ]);
-  rows.push([
-    'PUT /engine/behaviour-tags/{name}',
-    `${perTag} linked CTAs, another description each time`,
-    (i) => adminRequest('PUT', '/engine/behaviour-tags/worst-tag-0', JSON.stringify(tagBody(0, `worst ${i}`))),
-  ]);
+  const longDescription = (i) => `worst ${i} ${'x'.repeat(ADMIN_LIMIT - 2048 - 8 * draftIds.length)}`;
+  const unlink = (name) => () => adminRequest('PUT', `/engine/behaviour-tags/${name}`, JSON.stringify(tagBody(name, null, false)));
+  for (const [label, description] of [
+    ['', () => 'worst'],
+    [' and a 1 MiB description', longDescription],
+  ]) {
+    rows.push([
+      'POST /engine/behaviour-tags',
+      `${draftIds.length - 1} linked CTAs${label}`,
+      (i) =>
+        adminRequest(
+          'POST',
+          '/engine/behaviour-tags/',
+          JSON.stringify(tagBody(`worst-tag${label ? '-long' : ''}-${i}`, description(i), true)),
+        ),
+      undefined,
+      (i) => unlink(`worst-tag${label ? '-long' : ''}-${i}`)(),
+    ]);
+    rows.push([
+      'PUT /engine/behaviour-tags/{name}',
+      `${draftIds.length - 1} CTAs linked and unlinked in turn${label}`,
+      (i) => adminRequest('PUT', '/engine/behaviour-tags/worst-tag-0', JSON.stringify(tagBody('worst-tag-0', description(i), i % 2 === 0))),
+      undefined,
+      // Ends with the CTAs free for the next candidate.
+      (i) => (i % 2 === 0 ? unlink('worst-tag-0')() : null),
+    ]);
+  }
   const properties = (event, count) =>
     Array.from({ length: count }, (_, index) => ({
       propertyName: `p${event}_${index}`,
@@ -321,7 +348,88 @@ function candidates({ wide, ctaIds, tags, admin, draftIds, draftCta }) {
     'a 1 MiB template',
     (i) => adminRequest('POST', '/engine/nudge/preview/', JSON.stringify({ id: `worst-${i % 2}`, template, ttl: 600 })),
   ]);
-  return rows.map(([route, name, request, rounds = { warmUp: WARM_UP, samples: SAMPLES }]) => ({ route, name, request, ...rounds }));
+  return rows.map(([route, name, request, rounds = { warmUp: WARM_UP, samples: SAMPLES }, cleanup = () => null]) => ({
+    route,
+    name,
+    request,
+    cleanup,
+    keeps: keeps(route),
+    ...rounds,
+  }));
+}
+
+/** An audit entry or a status change: a row of about this size besides the body's own. */
+const SMALL_ROW = 512;
+
+/**
+ * What a route must keep for a body of `bytes` bytes, as rows: [count, bytes of each] (the least
+ * any implementation writes: the row it changes, its audit entry, the rows the body names).
+ */
+function keeps(route) {
+  const byRoute = {
+    'POST /cta/state-machines/snapshot/delta': (bytes) => [[1, Math.min(bytes, STATE_CAP)]],
+    'POST /cta/active/state-machines': (bytes) => [[1, Math.min(bytes, STATE_CAP)]],
+    'POST /engine/ctas/validate': () => [],
+    // The CTA row and its audit entry (`after`); an update's entry holds `before` too.
+    'POST /engine/ctas': (bytes) => [[2, bytes]],
+    'PUT /engine/ctas/{id}': (bytes) => [[3, bytes]],
+    'POST /engine/ctas/test/create': (bytes) => [
+      [2, bytes],
+      [1000, 64],
+    ],
+    'PUT /engine/ctas/{id}/{action}': () => [[2, SMALL_ROW]],
+    // The tag row and its audit entry (an update's holds `before` too), and the link rows.
+    'POST /engine/behaviour-tags': (bytes) => [
+      [2, bytes],
+      [1000, 64],
+    ],
+    'PUT /engine/behaviour-tags/{name}': (bytes) => [
+      [3, bytes],
+      [1000, 64],
+    ],
+    'POST /engine/events': (bytes) => [[2, bytes]],
+    'PUT /engine/events/{name}': (bytes) => [[3, bytes]],
+    'POST /engine/cohorts': (bytes) => [[2, bytes]],
+    'PUT /engine/cohorts/{name}': (bytes) => [[3, bytes]],
+    'POST /engine/cohorts/{name}/members': () => [
+      [100_000, 64],
+      [1, SMALL_ROW],
+    ],
+    'PUT /engine/cohorts/{name}/members': () => [
+      [100_000, 64],
+      [1, SMALL_ROW],
+    ],
+    'DELETE /engine/cohorts/{name}/members': () => [
+      [100_000, 64],
+      [1, SMALL_ROW],
+    ],
+    'POST /engine/nudge/preview': (bytes) => [[1, bytes]],
+  };
+  return byRoute[route];
+}
+
+/**
+ * The storage floor of `rows` ([count, bytes] pairs) on `connection` (a bare mysql2 connection):
+ * one transaction inserting them into a scratch table, multi-row statements of up to 1,000 rows,
+ * committed; ms.
+ */
+async function storageFloor(connection, rows) {
+  const started = performance.now();
+  await connection.beginTransaction();
+  for (const [count, bytes] of rows) {
+    const text = 'x'.repeat(bytes);
+    for (let start = 0; start < count; start += 1000) {
+      const chunk = Math.min(1000, count - start);
+      await connection.query(
+        `INSERT INTO bench_floor (body) VALUES ${new Array(chunk).fill('(?)').join(', ')}`,
+        new Array(chunk).fill(text),
+      );
+    }
+  }
+  await connection.commit();
+  const ms = performance.now() - started;
+  await connection.query('DELETE FROM bench_floor');
+  return ms;
 }
 
 async function send(base, { method, path, headers, body }) {
@@ -332,19 +440,36 @@ async function send(base, { method, path, headers, body }) {
 }
 
 /** One candidate: `warmUp` + `samples` requests in a row; median time, CPU per request and JSON.parse time of its bodies. */
-async function measureCandidate(service, candidate) {
+async function measureCandidate(service, candidate, floorConnection) {
   const { warmUp, samples } = candidate;
   const times = [];
   const parses = [];
   let bytes = 0;
-  let cpuBefore = null;
+  // The service's CPU from each timed request's start until the next untimed step (the cleanup, or the next request).
+  let cpuSeconds = 0;
+  let cpuSince = null;
+  const cpuSpanEnds = () => {
+    if (cpuSince === null) return;
+    const now = cpuSecondsOf(service.pid);
+    cpuSeconds = now === null ? null : cpuSeconds === null ? null : cpuSeconds + (now - cpuSince);
+    cpuSince = null;
+  };
   for (let iteration = 0; iteration < warmUp + samples; iteration++) {
     const request = candidate.request(iteration);
     // Not timed: one app user's next request waits for the pace of the last one.
     if (request.path.startsWith('/cta/')) await sleep(USER_PACE_MS);
-    if (iteration === warmUp) cpuBefore = cpuSecondsOf(service.pid);
+    cpuSpanEnds();
+    if (iteration >= warmUp) cpuSince = cpuSecondsOf(service.pid);
     const answer = await send(service.base, request);
     if (answer.status >= 300) throw new Error(`${candidate.route} (${candidate.name}): ${answer.status} ${answer.text.slice(0, 300)}`);
+    // Not timed: what lets the next request do the same work again (a tag's CTAs unlinked).
+    const cleanup = candidate.cleanup(iteration);
+    if (cleanup) {
+      cpuSpanEnds();
+      const undone = await send(service.base, cleanup);
+      if (undone.status >= 300)
+        throw new Error(`${candidate.route} (${candidate.name}), after: ${undone.status} ${undone.text.slice(0, 300)}`);
+    }
     if (iteration < warmUp) continue;
     times.push(answer.ms);
     bytes = Buffer.byteLength(request.body);
@@ -354,9 +479,14 @@ async function measureCandidate(service, candidate) {
       parses.push(performance.now() - started);
     }
   }
-  const cpuAfter = cpuSecondsOf(service.pid);
+  cpuSpanEnds();
   const ms = median(times);
   const parseMs = median(parses);
+  const kept = candidate.keeps(bytes);
+  const floors = [];
+  for (let sample = 0; sample < (kept.length === 0 ? 0 : candidate.samples); sample++)
+    floors.push(await storageFloor(floorConnection, kept));
+  const floorMs = floors.length === 0 ? 0 : median(floors);
   return {
     route: candidate.route,
     name: candidate.name,
@@ -364,29 +494,41 @@ async function measureCandidate(service, candidate) {
     ms: Number(ms.toFixed(2)),
     parseMs: Number(parseMs.toFixed(2)),
     ratio: Number((ms / parseMs).toFixed(1)),
-    cpuMs: cpuBefore === null || cpuAfter === null ? null : Number(((1000 * (cpuAfter - cpuBefore)) / samples).toFixed(1)),
+    floorMs: Number(floorMs.toFixed(2)),
+    floorRatio: Number((floorMs / parseMs).toFixed(1)),
+    cpuMs: cpuSeconds === null ? null : Number(((1000 * cpuSeconds) / samples).toFixed(1)),
   };
 }
 
 /** Every route's candidates measured; per route the slowest, printed with its ratio to JSON.parse. */
 async function measureWorstBodies(service, setting) {
   const measured = [];
-  for (const candidate of candidates(setting)) {
-    const row = await measureCandidate(service, candidate);
-    console.log(`    ${row.route}, ${row.name}: ${row.ms} ms (${row.ratio}× JSON.parse)`);
-    measured.push(row);
+  const floorConnection = await require('mysql2/promise').createConnection({ uri: setting.databaseUrl });
+  await floorConnection.query('CREATE TABLE IF NOT EXISTS bench_floor (id BIGINT AUTO_INCREMENT PRIMARY KEY, body LONGTEXT NOT NULL)');
+  try {
+    for (const candidate of candidates(setting).filter((entry) => !setting.routes || setting.routes.test(entry.route))) {
+      const row = await measureCandidate(service, candidate, floorConnection);
+      console.log(
+        `    ${row.route}, ${row.name}: ${row.ms} ms (${row.ratio}× JSON.parse; storage floor ${row.floorMs} ms, ${row.floorRatio}×)`,
+      );
+      measured.push(row);
+    }
+  } finally {
+    await floorConnection.query('DROP TABLE bench_floor');
+    await floorConnection.end();
   }
   const worst = new Map();
   for (const row of measured) {
     if (!worst.has(row.route) || worst.get(row.route).ms < row.ms) worst.set(row.route, row);
   }
   console.log(
-    '  the worst body of each route (median of 7 after 2 warm-ups; member routes 3 after 1), against JSON.parse of the same bytes:',
+    '  the worst body of each route (median of 7 after 2 warm-ups; member routes 3 after 1), against JSON.parse of the same bytes,',
   );
+  console.log('  and the storage floor: a bare mysql2 transaction committing the rows the route must keep, same server, same run:');
   for (const row of worst.values()) {
     const cpu = row.cpuMs === null ? '' : `, service CPU ${row.cpuMs} ms (${(row.cpuMs / row.parseMs).toFixed(1)}×)`;
     console.log(
-      `    ${row.ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'} ${row.route}: ${row.name}, ${Math.round(row.bytes / 1024)} KiB: ${row.ms} ms, JSON.parse ${row.parseMs} ms, ${row.ratio}×${cpu}`,
+      `    ${row.ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'} ${row.route}: ${row.name}, ${Math.round(row.bytes / 1024)} KiB: ${row.ms} ms, JSON.parse ${row.parseMs} ms, ${row.ratio}×${cpu}; storage floor ${row.floorMs} ms (${row.floorRatio}×)`,
     );
   }
   return { candidates: measured, worst: [...worst.values()], targetRatio: TARGET_RATIO };

@@ -17,6 +17,8 @@ import type { UserState } from '../sdk/user-state';
 
 export const DAY_MS = 86_400_000;
 
+const NO_MACHINES: ReadonlyMap<string, number> = new Map();
+
 /** The largest |epoch ms| a date has (ECMAScript's time range); an entry past it has no day and is not counted. */
 const MAX_DATE_MS = 8_640_000_000_000_000;
 
@@ -65,24 +67,31 @@ export type UserStateForInsights = Pick<UserState, 'ctas'>;
 
 /** The newest entry of `list` and how many entries of that time. */
 function markOf(list: readonly number[]): ListMark {
-  let mark: ListMark = null;
+  if (list.length === 0) return null;
+  let newest = list[0];
+  let atNewest = 0;
   for (const entry of list) {
-    if (mark === null || entry > mark[0]) mark = [entry, 1];
-    else if (entry === mark[0]) mark[1]++;
+    if (entry > newest) {
+      newest = entry;
+      atNewest = 1;
+    } else if (entry === newest) {
+      atNewest++;
+    }
   }
-  return mark;
+  return [newest, atNewest];
 }
 
-function machinesByState(machines: Iterable<{ currentState: string }>): Map<string, number> {
+/** Users' machines by `currentState`; none: NO_MACHINES (most CTAs of a user have no machine). */
+function machinesByState(machines: ReadonlyMap<string, { currentState: string }>): ReadonlyMap<string, number> {
+  if (machines.size === 0) return NO_MACHINES;
   const counts = new Map<string, number>();
-  for (const { currentState } of machines) {
+  for (const { currentState } of machines.values()) {
     counts.set(currentState, (counts.get(currentState) ?? 0) + 1);
   }
   return counts;
 }
 
 const NO_LIST: number[] = [];
-const NO_MACHINES: ReadonlyMap<string, number> = new Map();
 
 /** The stored marks (null: none): by CTA id. */
 const readMarks = (text: string | null): Map<string, CtaMarks> => new Map(text === null ? [] : (JSON.parse(text) as [string, CtaMarks][]));
@@ -98,7 +107,7 @@ export function insightBaseline(state: UserStateForInsights, marks: string | nul
       resetAt: cta.resetAt,
       marks: storedMarks ?? [markOf(cta.actionDoneAt), markOf(cta.resetAt)],
       marksStored: storedMarks !== undefined,
-      machinesByState: marks === null ? NO_MACHINES : machinesByState(cta.activeStateMachines.values()),
+      machinesByState: marks === null ? NO_MACHINES : machinesByState(cta.activeStateMachines),
     });
   }
   return { ctas, marks };
@@ -109,9 +118,9 @@ export function insightBaseline(state: UserStateForInsights, marks: string | nul
  * beyond as many as it counted. An entry older than the mark has been counted, or arrives after a
  * newer one of another device of the user (the documented limit: not counted).
  */
-export function newEntries(list: readonly number[], mark: ListMark): number[] {
+export function newEntries(list: readonly number[], mark: ListMark): readonly number[] {
   if (mark === null) {
-    return [...list];
+    return list;
   }
   const added: number[] = [];
   let seenAtNewest = 0;
@@ -123,11 +132,41 @@ export function newEntries(list: readonly number[], mark: ListMark): number[] {
   return added;
 }
 
-/** `mark` moved forward over `list`: never back. */
+/** `mark` moved forward over `list`: never back (the same mark when it does not move). */
 function advanced(mark: ListMark, list: readonly number[]): ListMark {
   const latest = markOf(list);
   if (latest === null || (mark !== null && (latest[0] < mark[0] || (latest[0] === mark[0] && latest[1] <= mark[1])))) return mark;
   return latest;
+}
+
+/** A write's counts of one CTA by UTC day, `[day, actions, resets, newUsers]`; one table reused across the CTAs of a write. */
+class DayTally {
+  private readonly days = new Map<number, [number, number, number, number]>();
+
+  /** Counts `list`'s entries past `mark` that have a day in column `column` (1: actions, 2: resets); answers the earliest counted, or Infinity. */
+  countNew(list: readonly number[], mark: ListMark, column: 1 | 2): number {
+    let earliest = Infinity;
+    for (const at of newEntries(list, mark)) {
+      if (!hasDay(at)) continue;
+      this.on(dayOf(at))[column]++;
+      if (at < earliest) earliest = at;
+    }
+    return earliest;
+  }
+
+  on(day: number): [number, number, number, number] {
+    let counts = this.days.get(day);
+    if (!counts) this.days.set(day, (counts = [day, 0, 0, 0]));
+    return counts;
+  }
+
+  /** The days counted, by day, and the table emptied for the next CTA. */
+  take(): [number, number, number, number][] {
+    if (this.days.size === 0) return [];
+    const days = [...this.days.values()].sort((a, b) => a[0] - b[0]);
+    this.days.clear();
+    return days;
+  }
 }
 
 /** What a write counts, and the user's marks to store with it (null: none). */
@@ -140,48 +179,42 @@ export interface CountedWrite {
 export function insightChanges(baseline: InsightBaseline, state: UserStateForInsights): CountedWrite {
   const changes: InsightChange[] = [];
   const marks: [string, CtaMarks][] = [];
+  const tally = new DayTally();
   let marksChanged = baseline.marks === null;
-  for (const ctaId of new Set([...baseline.ctas.keys(), ...state.ctas.keys()])) {
+  const count = (ctaId: string): void => {
     const before = baseline.ctas.get(ctaId);
     const after = state.ctas.get(ctaId);
-    const days = new Map<number, [number, number, number, number]>();
-    const onDay = (day: number): [number, number, number, number] => {
-      let counts = days.get(day);
-      if (!counts) days.set(day, (counts = [day, 0, 0, 0]));
-      return counts;
-    };
     const [actionsMark, resetsMark]: CtaMarks = before?.marks ?? [null, null];
     // A list the write kept as stored adds nothing (it can only have lost entries).
     const actionDoneAt = after && after.actionDoneAt !== before?.actionDoneAt ? after.actionDoneAt : NO_LIST;
     const resetAt = after && after.resetAt !== before?.resetAt ? after.resetAt : NO_LIST;
-    const actions = newEntries(actionDoneAt, actionsMark).filter(hasDay);
-    const resets = newEntries(resetAt, resetsMark).filter(hasDay);
-    actions.forEach((at) => onDay(dayOf(at))[1]++);
-    resets.forEach((at) => onDay(dayOf(at))[2]++);
-    if (actionsMark === null && actions.length > 0) {
+    const firstAction = tally.countNew(actionDoneAt, actionsMark, 1);
+    tally.countNew(resetAt, resetsMark, 2);
+    if (actionsMark === null && firstAction !== Infinity) {
       // The user's first action: counted on the day of the earliest.
-      onDay(dayOf(actions.reduce((first, at) => Math.min(first, at))))[3]++;
+      tally.on(dayOf(firstAction))[3]++;
     }
     const moved: CtaMarks = after ? [advanced(actionsMark, actionDoneAt), advanced(resetsMark, resetAt)] : [null, null];
     const kept = moved[0] !== null || moved[1] !== null;
     if (kept) marks.push([ctaId, moved]);
     marksChanged ||= kept !== (before?.marksStored ?? false) || moved[0] !== actionsMark || moved[1] !== resetsMark;
     const statesBefore = before?.machinesByState ?? NO_MACHINES;
-    const statesAfter = after ? machinesByState(after.activeStateMachines.values()) : NO_MACHINES;
+    const statesAfter = after ? machinesByState(after.activeStateMachines) : NO_MACHINES;
     const states: [string, number][] = [];
-    for (const name of new Set([...statesBefore.keys(), ...statesAfter.keys()])) {
-      const change = (statesAfter.get(name) ?? 0) - (statesBefore.get(name) ?? 0);
+    for (const [name, machines] of statesAfter) {
+      const change = machines - (statesBefore.get(name) ?? 0);
       if (change !== 0) states.push([name, change]);
     }
-    const users = Number(statesAfter.size > 0) - Number(statesBefore.size > 0);
-    if (days.size > 0 || users !== 0 || states.length > 0) {
-      changes.push({
-        ctaId,
-        days: [...days.values()].sort((a, b) => a[0] - b[0]),
-        users,
-        states: states.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-      });
+    for (const [name, machines] of statesBefore) {
+      if (!statesAfter.has(name)) states.push([name, -machines]);
     }
-  }
+    const users = Number(statesAfter.size > 0) - Number(statesBefore.size > 0);
+    const days = tally.take();
+    if (days.length > 0 || users !== 0 || states.length > 0) {
+      changes.push({ ctaId, days, users, states: states.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) });
+    }
+  };
+  for (const ctaId of baseline.ctas.keys()) count(ctaId);
+  for (const ctaId of state.ctas.keys()) if (!baseline.ctas.has(ctaId)) count(ctaId);
   return { changes, marks: !marksChanged && baseline.marks !== null ? baseline.marks : JSON.stringify(marks) };
 }

@@ -57,9 +57,14 @@ export function addToPending(pending: string | null, changes: readonly InsightCh
     return pending;
   }
   const byCta = new CountsByCta<string>();
-  for (const change of pending === null ? changes : [...readPending(pending), ...changes]) {
-    byCta.of(change.ctaId).add({ ...change, states: change.states.map(([state, machines]) => [stateKey(state), machines]) });
-  }
+  const add = (change: InsightChange): void => {
+    const longName = change.states.some(([state]) => state.length > MAX_STATE_NAME_LENGTH);
+    byCta
+      .of(change.ctaId)
+      .add(longName ? { ...change, states: change.states.map(([state, machines]) => [stateKey(state), machines]) } : change);
+  };
+  if (pending !== null) readPending(pending).forEach(add);
+  changes.forEach(add);
   const entries: [string, PendingCounts][] = [];
   for (const [ctaId, counts] of byCta) {
     const kept = pendingCounts(counts);

@@ -162,8 +162,8 @@ export class SdkStateService {
     const expiredMachines = new Map(
       [...storedMachines].map(([ctaId, count]) => [ctaId, count - (state.ctas.get(ctaId)?.activeStateMachines.size ?? 0)]),
     );
-    boundUserState(state, this.limits);
-    return { catalogue, cohorts, now, answer: catalogue.render(userId, cohorts, userStateJson(state), now), expiredMachines };
+    const { answer } = boundUserState(state, this.limits);
+    return { catalogue, cohorts, now, answer: catalogue.render(userId, cohorts, answer, now), expiredMachines };
   }
 
   /**
@@ -186,12 +186,12 @@ export class SdkStateService {
         const now = this.clock.now();
         const counts = mergeSnapshots(state, request, catalogue, now);
         pruneUserState(state, catalogue, now);
-        const { json, truncations } = boundUserState(state, this.limits);
+        const { json, truncations, answer } = boundUserState(state, this.limits);
         const unchanged = stored ? json === stored.json : state.ctas.size === 0 && state.tags.size === 0;
         if (unchanged || (await this.store.write(tenantId, userId, json, stored?.version, now, insightsOf(stored, baseline, state)))) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);
-          return { state: userStateJson(state), catalogue };
+          return { state: answer, catalogue };
         }
         await sleep(Math.random() * MERGE_BACKOFF_MS * attempt);
       }
@@ -222,13 +222,13 @@ export class SdkStateService {
     const pruned = parseUserState(stored.json);
     const baseline = insightBaseline(pruned, stored.insightMarks);
     pruneUserState(pruned, catalogue, now);
-    const { json, truncations } = boundUserState(pruned, this.limits);
+    const { json, truncations, answer } = boundUserState(pruned, this.limits);
     // A lost race here only means another write came first (a merge, which pruned itself, or the insights
     // fold); the next launch prunes what is left.
     if (await this.store.write(tenantId, userId, json, stored.version, now, insightsOf(stored, baseline, pruned))) {
       this.reportTruncations(tenantId, userId, truncations);
     }
-    return { state: userStateJson(pruned), catalogue };
+    return { state: answer, catalogue };
   }
 
   /** Counted, and logged at warn level with counts, at most one line per user every few seconds (sdk-user-log.ts). */

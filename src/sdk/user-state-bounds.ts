@@ -6,8 +6,10 @@ import {
   emptyUserState,
   MachineAge,
   serializeUserState,
-  storedMachineJson,
+  StateTexts,
   UserState,
+  UserStateJson,
+  userStateJson,
 } from './user-state';
 
 /**
@@ -47,6 +49,13 @@ export function withinLimits(state: UserState<MachineAge>, json: string, limits:
 /** Oldest first: by `lastTransitionAt`, then `createdAt`. */
 const byAge = (a: StateMachine, b: StateMachine): number => a.lastTransitionAt - b.lastTransitionAt || a.createdAt - b.createdAt;
 
+/** A state within the caps: its stored document, what was dropped, and the launch answer's parts from the same texts. */
+export interface BoundUserState {
+  json: string;
+  truncations: Truncation[];
+  answer: UserStateJson;
+}
+
 /**
  * Keeps `state` within `limits`: per CTA at most `maxMachinesPerCta` machines,
  * the oldest dropped first; then, while the serialised document is over `maxUserStateBytes`,
@@ -54,16 +63,20 @@ const byAge = (a: StateMachine, b: StateMachine): number => a.lastTransitionAt -
  * list, again and again. Entries left empty are removed. Answers the document that fits and
  * what was dropped.
  */
-export function boundUserState(state: UserState, limits: StateLimits): { json: string; truncations: Truncation[] } {
+export function boundUserState(state: UserState, limits: StateLimits): BoundUserState {
   const truncations = capMachinesPerCta(state, limits.maxMachinesPerCta);
   dropEmptyEntries(state);
-  const document = new DocumentParts(state);
-  truncations.push(...keepNewestMachines(state, document, limits.maxUserStateBytes));
-  if (document.bytes > limits.maxUserStateBytes) {
-    truncations.push(...halveLongestLists(state, document, limits.maxUserStateBytes));
+  const texts = new StateTexts();
+  const document = new DocumentParts(state, texts);
+  // Most states fit whole: then no machine is sorted by age.
+  if (!document.addAllMachines(state, limits.maxUserStateBytes)) {
+    truncations.push(...keepNewestMachines(state, document, limits.maxUserStateBytes));
+    if (document.bytes > limits.maxUserStateBytes) {
+      truncations.push(...halveLongestLists(state, document, limits.maxUserStateBytes));
+    }
   }
   dropEmptyEntries(state);
-  return { json: document.text(state), truncations };
+  return { json: serializeUserState(state, texts), truncations, answer: userStateJson(state, texts) };
 }
 
 /** Per CTA, the machines past `max`, oldest first: one sort of that CTA's machines. */
@@ -117,8 +130,17 @@ interface HalvedList<T = unknown> {
   owner: Pick<Truncation, 'ctaId' | 'behaviourTagName'>;
   /** Stores the list cut to `kept`. */
   keep(kept: T[]): void;
-  /** Made at the list's first halving: positions newest first, and `bytesOfNewest[n]`, what the newest `n` take. */
-  ranking?: { order: number[]; bytesOfNewest: number[] };
+  /** Made at the list's first halving. */
+  ranking?: Ranking;
+}
+
+/**
+ * A list's entries newest first: `order`, their positions (undefined when the newest are the last
+ * ones, as in a list in the order things happened), and `bytesOfNewest[n]`, what the newest `n` take.
+ */
+interface Ranking {
+  order?: number[];
+  bytesOfNewest: number[];
 }
 
 /**
@@ -165,30 +187,33 @@ function halveLongestLists(state: UserState, size: DocumentParts, maxBytes: numb
       truncations.push({ reason: 'user_state_bytes', ...list.owner, dropped: from - count });
     }
   }
-  kept.forEach((count, list) =>
-    list.keep(
-      list
-        .ranking!.order.slice(0, count)
-        .sort((a, b) => a - b)
-        .map((at) => list.list[at]),
-    ),
-  );
+  kept.forEach((count, { list, ranking: ranked, keep }) => {
+    const order = ranked!.order;
+    keep(
+      order
+        ? order
+            .slice(0, count)
+            .sort((a, b) => a - b)
+            .map((at) => list[at])
+        : list.slice(list.length - count),
+    );
+  });
   return truncations;
 }
 
-/** Positions newest first (ties: the earlier entry first), and what the newest `n` take. */
-function ranking({ list, newness, entry, slot }: HalvedList): NonNullable<HalvedList['ranking']> {
-  const order = list.map((_, index) => index).reverse();
-  if (newness) {
+/** The list's ranking (ties: the earlier entry first). */
+function ranking({ list, newness }: HalvedList): Ranking {
+  let order: number[] | undefined;
+  // Lists are mostly in the order things happened: strictly increasing needs no sort.
+  if (newness && !list.every((entry, index) => index === 0 || newness(list[index - 1]) < newness(entry))) {
     const values = list.map(newness);
-    // Lists are mostly in the order things happened: strictly increasing needs no sort.
-    if (!values.every((value, index) => index === 0 || values[index - 1] < value)) {
-      order.sort((a, b) => values[b] - values[a] || a - b);
-    }
+    order = list.map((_, index) => index).reverse();
+    order.sort((a, b) => values[b] - values[a] || a - b);
   }
-  const sizes = entry.listEntryBytes[slot];
   const bytesOfNewest = [0];
-  for (const index of order) bytesOfNewest.push(bytesOfNewest[bytesOfNewest.length - 1] + sizes[index]);
+  for (let rank = 0; rank < list.length; rank++) {
+    bytesOfNewest.push(bytesOfNewest[rank] + valueBytes(list[order ? order[rank] : list.length - 1 - rank]));
+  }
   return { order, bytesOfNewest };
 }
 
@@ -213,6 +238,13 @@ function valueBytes(value: unknown): number {
   return typeof value === 'string' && DECIMAL.test(value) ? value.length + 2 : Buffer.byteLength(JSON.stringify(value));
 }
 
+/** What a list's entries take, without brackets and commas. */
+function listBytes(list: readonly unknown[]): number {
+  let bytes = 0;
+  for (const value of list) bytes += valueBytes(value);
+  return bytes;
+}
+
 /** The commas between `count` entries of a JSON array. */
 const commas = (count: number): number => Math.max(0, count - 1);
 
@@ -222,9 +254,7 @@ interface EntrySize {
   frame: number;
   machines: number;
   machinesBytes: number;
-  /** The entry's two lists (resetAt and actionDoneAt, or activeCtas and ctasResetAt): what each entry takes, by position. */
-  listEntryBytes: [number[], number[]];
-  /** Entries of each list kept, and what they take (without brackets and commas). */
+  /** Entries of each of the entry's two lists (resetAt and actionDoneAt, or activeCtas and ctasResetAt) kept, and what they take (without brackets and commas). */
   listCounts: [number, number];
   listBytes: [number, number];
 }
@@ -238,68 +268,62 @@ const entrySizeBytes = (entry: EntrySize): number =>
   entry.listBytes[1] +
   commas(entry.listCounts[1]);
 const isEmpty = (entry: EntrySize): boolean => entry.machines === 0 && entry.listCounts[0] === 0 && entry.listCounts[1] === 0;
-/** Sizes of a list's entries, and their sum. */
-function listSizes(list: unknown[]): { sizes: number[]; bytes: number } {
-  const sizes = list.map(valueBytes);
-  return { sizes, bytes: sizes.reduce((sum, bytes) => sum + bytes, 0) };
-}
 
 /** `{"ctas":[],"tags":[]}`: the document around its entries. */
 const DOCUMENT_FRAME = Buffer.byteLength(serializeUserState(emptyUserState()));
+/** A CTA entry without its id, machines and lists' entries: `[,{"activeStateMachines":[],"resetAt":[],"actionDoneAt":[]}]`. */
+const CTA_FRAME =
+  Buffer.byteLength(
+    serializeUserState({ ctas: new Map([['', { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [] }]]), tags: new Map() }),
+  ) -
+  DOCUMENT_FRAME -
+  2;
 
-/** What an entry takes in the document without its machines and its lists' entries: brackets, the id, the keys. */
-function frameOf(array: 'ctas' | 'tags', id: string, tag?: object): number {
-  const alone = emptyUserState();
-  if (array === 'ctas') alone.ctas.set(id, { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [] });
-  // The stored object as it is (its own key order), with its two lists empty.
-  else alone.tags.set(id, { ...tag, activeCtas: [], ctasResetAt: [] });
-  return Buffer.byteLength(serializeUserState(alone)) - DOCUMENT_FRAME;
-}
+/** What a CTA entry takes in the document without its machines and its lists' entries. */
+const ctaFrameOf = (ctaId: string): number =>
+  CTA_FRAME + (DECIMAL.test(ctaId) ? ctaId.length + 2 : Buffer.byteLength(JSON.stringify(ctaId)));
+
+/** What a tag entry takes without its lists' entries: the stored object as it is (its own key order), with its two lists empty. */
+const tagFrameOf = (name: string, tag: object): number =>
+  Buffer.byteLength(JSON.stringify([name, { ...tag, activeCtas: [], ctasResetAt: [] }]));
 
 /**
  * The parts of `serializeUserState(state)` and their sizes, kept exact as machines are added and
  * lists cut, without serialising the document again: the entries with their lists at first, the
- * machines added one by one (each serialised once, its text kept for the document). An entry is
- * in the document while it holds anything (`dropEmptyEntries` removes the others).
+ * machines added one by one (each serialised once, into `texts`, which the document is then made of).
+ * An entry is in the document while it holds anything (`dropEmptyEntries` removes the others).
  */
 class DocumentParts {
   bytes = DOCUMENT_FRAME;
-  private readonly machineTexts = new Map<StateMachine, string>();
   private readonly ctas = new Map<string, EntrySize>();
   private readonly tags = new Map<string, EntrySize>();
   /** Entries in the document, per array. */
   private readonly present = { ctas: 0, tags: 0 };
 
-  constructor(state: UserState) {
+  constructor(
+    state: UserState,
+    private readonly texts: StateTexts,
+  ) {
     for (const [ctaId, cta] of state.ctas) {
-      const [resetAt, actionDoneAt] = [listSizes(cta.resetAt), listSizes(cta.actionDoneAt)];
       this.add(this.ctas, ctaId, {
         array: 'ctas',
-        frame: frameOf('ctas', ctaId),
+        frame: ctaFrameOf(ctaId),
         machines: 0,
         machinesBytes: 0,
-        listEntryBytes: [resetAt.sizes, actionDoneAt.sizes],
         listCounts: [cta.resetAt.length, cta.actionDoneAt.length],
-        listBytes: [resetAt.bytes, actionDoneAt.bytes],
+        listBytes: [listBytes(cta.resetAt), listBytes(cta.actionDoneAt)],
       });
     }
     for (const [name, tag] of state.tags) {
-      const [activeCtas, ctasResetAt] = [listSizes(tag.activeCtas), listSizes(tag.ctasResetAt)];
       this.add(this.tags, name, {
         array: 'tags',
-        frame: frameOf('tags', name, tag),
+        frame: tagFrameOf(name, tag),
         machines: 0,
         machinesBytes: 0,
-        listEntryBytes: [activeCtas.sizes, ctasResetAt.sizes],
         listCounts: [tag.activeCtas.length, tag.ctasResetAt.length],
-        listBytes: [activeCtas.bytes, ctasResetAt.bytes],
+        listBytes: [listBytes(tag.activeCtas), listBytes(tag.ctasResetAt)],
       });
     }
-  }
-
-  /** The document of what `state` holds now, from the parts made. */
-  text(state: UserState): string {
-    return serializeUserState(state, (key, machine) => this.machineTexts.get(machine) ?? storedMachineJson(key, machine));
   }
 
   ctaEntry(ctaId: string): EntrySize {
@@ -310,10 +334,26 @@ class DocumentParts {
     return this.tags.get(name)!;
   }
 
+  /**
+   * Adds every machine of `state` when the document fits `maxBytes` with all of them, and answers
+   * true; else adds none (their texts made so far are kept) and answers false.
+   */
+  addAllMachines(state: UserState, maxBytes: number): boolean {
+    if (this.bytes > maxBytes) return false;
+    for (const [ctaId, cta] of state.ctas) {
+      for (const [key, machine] of cta.activeStateMachines) {
+        if (!this.addMachine(ctaId, key, machine, maxBytes)) {
+          for (const entry of this.ctas.values()) this.change(entry, (changed) => ((changed.machines = 0), (changed.machinesBytes = 0)));
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** Adds a machine of the CTA when the document still fits `maxBytes` with it; answers whether it did. */
   addMachine(ctaId: string, key: string, machine: StateMachine, maxBytes: number): boolean {
-    const text = storedMachineJson(key, machine);
-    const bytes = Buffer.byteLength(text);
+    const bytes = Buffer.byteLength(this.texts.storedMachine(key, machine));
     const entry = this.ctas.get(ctaId)!;
     const resize = (by: number) =>
       this.change(entry, (changed) => {
@@ -325,7 +365,6 @@ class DocumentParts {
       resize(-1);
       return false;
     }
-    this.machineTexts.set(machine, text);
     return true;
   }
 
