@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AuditLog } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
@@ -103,7 +104,7 @@ export class CohortsService {
       const before = toCohortRecord(cohort, await this.usedBy(manager, tenantId, name));
       const rule = body.rule === undefined ? undefined : await this.validRule(manager, tenantId, cohort.kind, body.rule, false, problems);
       if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
-      const changes = {
+      const changes: Partial<CohortEntity> = {
         ...(body.description === undefined ? {} : { description: body.description }),
         ...(rule === undefined ? {} : { rule }),
         lastUpdatedAt: this.clock.now(),
@@ -115,7 +116,7 @@ export class CohortsService {
           .createQueryBuilder()
           .update(CohortEntity)
           .where({ tenantId, id: cohort.id })
-          .set({ ...changes, ...(rule === undefined ? {} : { rule: rule as never }) }),
+          .set(changes as QueryDeepPartialEntity<CohortEntity>),
       );
       const written = { ...cohort, ...changes, ...(rule === undefined ? {} : { rule: asStoredJson(rule) }) };
       const updated = toCohortRecord(written, await this.usedBy(manager, tenantId, name));
