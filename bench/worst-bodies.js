@@ -290,6 +290,17 @@ function candidates({ wide, ctaIds, tags, admin, draftIds, draftCta }) {
         }),
       ),
   ]);
+  // As many events as a body may hold, each upsert replacing every one: a row and an audit entry per event.
+  const manyEvents = (i, count) =>
+    JSON.stringify({
+      events: Array.from({ length: 1000 }, (_, event) => ({ eventName: `w${event}`, properties: properties(`${i}_${event}`, count) })),
+    });
+  const propertiesEach = fill((count) => manyEvents(0, count), ADMIN_LIMIT - 1024, 1000);
+  rows.push([
+    'POST /engine/events',
+    `1,000 events × ${propertiesEach} properties, other properties each time`,
+    (i) => adminRequest('POST', '/engine/events/', manyEvents(i, propertiesEach)),
+  ]);
   rows.push([
     'PUT /engine/events/{name}',
     '1,000 properties',

@@ -71,6 +71,20 @@ eachDatabase('audit history', (database) => {
       expectPatchLeadsToAfter(entry);
     });
 
+    it('records a rule holding a number JSON cannot write (1e400) as stored, null, and no change where none was made', async () => {
+      const admin = new AdminClient(api, 'audit-unwritable-number');
+      const id = await admin.create();
+      const { name: _name, ...body } = ctaBody({ rule: { ...examples.rule(), huge: 0 } });
+      const update = () => api.put(`/engine/ctas/${id}`, JSON.stringify(body).replace('"huge":0', '"huge":1e400'), admin.headers());
+      expect((await update()).status).toBe(200);
+      expect((await latest('audit-unwritable-number')).after.rule.huge).toBeNull();
+      api.clock.advance(1000);
+      expect((await update()).status).toBe(200);
+      const entry = await latest('audit-unwritable-number');
+      expect(entry.changes).toEqual([{ op: 'replace', path: '/lastUpdatedAt', value: entry.after.lastUpdatedAt }]);
+      expect(entry.after).toEqual(await admin.get(id));
+    });
+
     it('records status changes by their action, with the optional user header or null', async () => {
       const admin = new AdminClient(api, 'audit-status');
       const id = await admin.create();

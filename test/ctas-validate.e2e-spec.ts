@@ -150,6 +150,21 @@ eachDatabase('rule grammar (docs/decisions/0003-device-rule-grammar.md, docs/dec
       });
     });
 
+    it("checks the rule create would store: without keys named as Object.prototype's (constructor, toString, …)", async () => {
+      const ctas = tenant('validate-prototype-names');
+      await defineEvents(ctas.tenantId);
+      const rule = withRule((r) => {
+        r.cohortEligibility.excludes = [];
+        r.stateTransition.store_opened['0'][0].filters.filter[0].constructor = 'x';
+        Object.assign(r.stateTransition, { toString: { '0': 'not a list' } });
+      });
+      const { name: _name, ...body } = ctaBody({ rule });
+      expect((await validate(ctas.tenantId, body)).body).toEqual({ data: { valid: true, errors: [], warnings: [] } });
+      const stored = (await ctas.get(await ctas.create({ rule }))).rule as typeof rule;
+      expect(Object.keys(stored.stateTransition)).toEqual(['store_opened', 'purchase_completed']);
+      expect(Object.keys(stored.stateTransition.store_opened['0'][0].filters.filter[0])).not.toContain('constructor');
+    });
+
     it("answers each example of the OpenAPI document as the document's answer examples say, on an empty tenant", async () => {
       const operation = (await api.get('/docs-json')).body.paths['/engine/ctas/validate'].post;
       const bodies = operation.requestBody.content['application/json'].examples;

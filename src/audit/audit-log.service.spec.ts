@@ -1,10 +1,14 @@
 import { applyPatch, deepClone } from 'fast-json-patch';
 import type { EntityManager, FindOperator } from 'typeorm';
 import { Clock } from '../common/clock';
+import { insertDocuments } from '../database/document-writes';
+import { jsonTransformer } from '../database/transformers';
 import { resolveSettings } from '../orchestration-options';
 import { AuditEntryEntity } from './audit-entry.entity';
-import { AuditLog, patchBetween, recordedVersion, type TenantChange } from './audit-log.service';
+import { AuditLog, patchBetween, patchText, recordedVersion, type TenantChange } from './audit-log.service';
 import type { AuditEntry, ChangeOrigin } from './audit.types';
+
+jest.mock('../database/document-writes', () => ({ insertDocuments: jest.fn(async () => ({ affected: 0, insertId: 0 })) }));
 
 const NOW = 1_800_000_000_000;
 const DAY = 24 * 60 * 60 * 1000;
@@ -53,6 +57,17 @@ describe('patchBetween', () => {
     expect(patchBetween(record, deepClone(record))).toEqual([]);
   });
 
+  it('is written as JSON text around the text of after, serialising after once', () => {
+    const changed = { ...record, name: 'second' };
+    for (const [before, after] of [
+      [null, record],
+      [record, null],
+      [record, changed],
+    ] as const) {
+      expect(patchText(before, after, after === null ? null : JSON.stringify(after))).toBe(JSON.stringify(patchBetween(before, after)));
+    }
+  });
+
   it('is the whole story: applied to before, it gives after', () => {
     const after = { ...record, name: 'renamed', rule: { priority: 1, actions: [{ actionId: 'y' }, { actionId: 'z' }] }, extra: true };
     for (const [before, next] of [
@@ -75,21 +90,36 @@ describe('AuditLog.record', () => {
     after,
   });
 
+  const manager = {} as EntityManager;
+
+  beforeEach(() => jest.mocked(insertDocuments).mockClear());
+
+  /** An inserted entry with its document columns as they are stored (JSON text). */
+  const asStored = (values: Record<string, unknown>) => ({
+    ...values,
+    before: jsonTransformer.to(values.before),
+    after: jsonTransformer.to(values.after),
+    changes: jsonTransformer.to(values.changes),
+  });
+
   it("writes one entry per change in one insert, in the caller's transaction: the origin, the clock's time and the patch", async () => {
-    const insert = jest.fn();
     const changed = { ...record, name: 'second' };
-    await auditLog().log.record({ insert } as unknown as EntityManager, origin, [change('7', null, record), change('7', record, changed)]);
-    expect(insert).toHaveBeenCalledTimes(1);
-    expect(insert).toHaveBeenCalledWith(AuditEntryEntity, [
-      { ...change('7', null, record), ...origin, at: NOW, changes: [{ op: 'replace', path: '', value: record }] },
-      { ...change('7', record, changed), ...origin, at: NOW, changes: [{ op: 'replace', path: '/name', value: 'second' }] },
-    ]);
+    await auditLog().log.record(manager, origin, [change('7', null, record), change('7', record, changed), change('7', changed, null)]);
+    expect(insertDocuments).toHaveBeenCalledTimes(1);
+    const [into, entity, rows] = jest.mocked(insertDocuments).mock.calls[0];
+    expect([into, entity]).toEqual([manager, AuditEntryEntity]);
+    expect((rows as Record<string, unknown>[]).map(asStored)).toEqual(
+      [
+        { ...change('7', null, record), changes: [{ op: 'replace', path: '', value: record }] },
+        { ...change('7', record, changed), changes: [{ op: 'replace', path: '/name', value: 'second' }] },
+        { ...change('7', changed, null), changes: [{ op: 'replace', path: '', value: null }] },
+      ].map((entry) => asStored({ ...entry, ...origin, at: NOW })),
+    );
   });
 
   it('writes nothing when nothing changed', async () => {
-    const insert = jest.fn();
-    await auditLog().log.record({ insert } as unknown as EntityManager, origin, []);
-    expect(insert).not.toHaveBeenCalled();
+    await auditLog().log.record(manager, origin, []);
+    expect(insertDocuments).not.toHaveBeenCalled();
   });
 });
 

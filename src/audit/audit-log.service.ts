@@ -3,6 +3,8 @@ import { compare, Operation } from 'fast-json-patch';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
+import { insertDocuments } from '../database/document-writes';
+import { jsonColumnText } from '../database/transformers';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
@@ -38,6 +40,26 @@ export interface TenantChange extends AuditedChange {
 /** RFC 6902 patch from `before` to `after`; a record appearing or disappearing replaces the whole document. */
 export function patchBetween(before: object | null, after: object | null): Operation[] {
   return before === null || after === null ? [{ op: 'replace', path: '', value: after }] : compare(before, after);
+}
+
+/**
+ * `patchBetween` as JSON text, given `afterText`, the text of `after`: a whole-document replacement is
+ * written around it, so the record is serialised once for both columns.
+ */
+export function patchText(before: object | null, after: object | null, afterText: string | null): string {
+  return before === null || after === null
+    ? `[{"op":"replace","path":"","value":${afterText ?? 'null'}}]`
+    : JSON.stringify(patchBetween(before, after));
+}
+
+/** An entry's documents as its columns take them: `before`, `after` and the patch between them, each record serialised once. */
+function entryDocuments({ before, after }: AuditedChange): Pick<AuditEntryEntity, 'before' | 'after' | 'changes'> {
+  const afterText = after === null ? null : JSON.stringify(after);
+  return {
+    before: before === null ? null : jsonColumnText(JSON.stringify(before)),
+    after: afterText === null ? null : jsonColumnText(afterText),
+    changes: jsonColumnText(patchText(before, after, afterText)),
+  };
 }
 
 /**
@@ -89,9 +111,10 @@ export class AuditLog implements OnModuleInit {
       return;
     }
     const at = this.clock.now();
-    await manager.insert(
+    await insertDocuments(
+      manager,
       AuditEntryEntity,
-      changes.map((change) => ({ ...change, ...origin, at, changes: patchBetween(change.before, change.after) })),
+      changes.map((change) => ({ ...change, ...origin, at, ...entryDocuments(change) })),
     );
   }
 

@@ -1,16 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AuditLog } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { asStoredJson } from '../common/json-values';
 import { joinProblemTexts, MAX_PROBLEMS_NAMED } from '../common/problems';
 import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { whereCtaStatusIn } from '../ctas/cta-rows';
+import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { forUpdate } from '../database/row-lock';
 import { CohortMembersService } from './cohort-members.service';
 import { cohortFieldProblems, cohortRuleCheck, updateCohortProblems } from './cohort-body';
 import { CohortRecord, toCohortRecord } from './cohort-record';
@@ -40,14 +44,14 @@ export class CohortsService {
     const problems = cohortFieldProblems(body);
     const now = this.clock.now();
     try {
-      await this.catalogue.write(tenantId, async (manager) => {
+      return await this.catalogue.write(tenantId, async (manager) => {
         const rule = await this.validRule(manager, tenantId, body.kind, body.rule, true, problems);
-        await manager.insert(CohortEntity, {
+        const row: Omit<CohortEntity, 'id'> = {
           tenantId,
           name: body.name,
           description: body.description ?? null,
           kind: body.kind,
-          rule: rule as never,
+          rule,
           generation: 1,
           nextGeneration: 2,
           memberCount: 0,
@@ -55,8 +59,12 @@ export class CohortsService {
           createdBy: user,
           lastUpdatedAt: null,
           lastUpdatedBy: null,
-        });
-        await this.recordChange(manager, tenantId, origin, body.name, 'create', null, await this.record(manager, tenantId, body.name));
+        };
+        const { insertId: id } = await insertDocuments(manager, CohortEntity, [row]);
+        // No one else sees the new row before the commit: it is as written, its rule as its JSON column gives it back.
+        const created = toCohortRecord({ ...row, id, rule: asStoredJson(rule) }, await this.usedBy(manager, tenantId, body.name));
+        await this.recordChange(manager, tenantId, origin, body.name, 'create', null, created);
+        return created;
       });
     } catch (error) {
       // The (tenant_id, name) key decides, also between two racing creates.
@@ -65,7 +73,6 @@ export class CohortsService {
       }
       throw error;
     }
-    return this.get(tenantId, body.name);
   }
 
   async list(tenantId: string): Promise<CohortRecord[]> {
@@ -88,25 +95,34 @@ export class CohortsService {
 
   async update(tenantId: string, user: string, name: string, body: UpdateCohortDto, origin: ChangeOrigin): Promise<CohortRecord> {
     const problems = updateCohortProblems(body);
-    await this.catalogue.write(tenantId, async (manager) => {
-      const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
+    return this.catalogue.write(tenantId, async (manager) => {
+      // Locked, as member writes lock it (cohort-members.service.ts): nothing changes the row before the commit.
+      const cohort = await forUpdate(
+        manager.createQueryBuilder(CohortEntity, 'cohort').where('cohort.tenantId = :tenantId AND cohort.name = :name', { tenantId, name }),
+      ).getOne();
       if (!cohort) throw cohortNotFound(name);
-      const before = await this.record(manager, tenantId, name);
+      const before = toCohortRecord(cohort, await this.usedBy(manager, tenantId, name));
       const rule = body.rule === undefined ? undefined : await this.validRule(manager, tenantId, cohort.kind, body.rule, false, problems);
       if (problems.length > 0) throw invalidRequest(joinProblemTexts(problems));
-      await manager.update(
-        CohortEntity,
-        { tenantId, id: cohort.id },
-        {
-          ...(body.description === undefined ? {} : { description: body.description }),
-          ...(rule === undefined ? {} : { rule: rule as never }),
-          lastUpdatedAt: this.clock.now(),
-          lastUpdatedBy: user,
-        },
+      const changes: Partial<CohortEntity> = {
+        ...(body.description === undefined ? {} : { description: body.description }),
+        ...(rule === undefined ? {} : { rule }),
+        lastUpdatedAt: this.clock.now(),
+        lastUpdatedBy: user,
+      };
+      await updateDocuments(
+        manager,
+        manager
+          .createQueryBuilder()
+          .update(CohortEntity)
+          .where({ tenantId, id: cohort.id })
+          .set(changes as QueryDeepPartialEntity<CohortEntity>),
       );
-      await this.recordChange(manager, tenantId, origin, name, 'update', before, await this.record(manager, tenantId, name));
+      const written = { ...cohort, ...changes, ...(rule === undefined ? {} : { rule: asStoredJson(rule) }) };
+      const updated = toCohortRecord(written, await this.usedBy(manager, tenantId, name));
+      await this.recordChange(manager, tenantId, origin, name, 'update', before, updated);
+      return updated;
     });
-    return this.get(tenantId, name);
   }
 
   async delete(tenantId: string, name: string, origin: ChangeOrigin): Promise<void> {
@@ -146,11 +162,13 @@ export class CohortsService {
   private async record(manager: EntityManager, tenantId: string, name: string): Promise<CohortRecord> {
     const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
     if (!cohort) throw cohortNotFound(name);
+    return toCohortRecord(cohort, await this.usedBy(manager, tenantId, name));
+  }
+
+  /** The ids of the CTAs whose rules name the cohort. */
+  private async usedBy(manager: EntityManager, tenantId: string, name: string): Promise<number[]> {
     const links = await manager.find(CtaCohortEntity, { where: { tenantId, cohortName: name } });
-    return toCohortRecord(
-      cohort,
-      links.map((link) => Number(link.ctaId)),
-    );
+    return links.map((link) => Number(link.ctaId));
   }
 
   /**

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { approvalsOf } from '../approvals/cta-approvals';
-import { AuditLog } from '../audit/audit-log.service';
+import { AuditLog, TenantChange } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
+import { asStoredJson } from '../common/json-values';
 import { forUpdate } from '../database/row-lock';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { CtaTagEntity } from './cta-tag.entity';
@@ -22,6 +23,15 @@ function group(rows: { ctaId: number; value: string }[]): Map<number, string[]> 
   }
   return byCta;
 }
+
+const ctaChange = (tenantId: string, id: number, action: AuditAction, before: CtaRecord | null, after: CtaRecord | null): TenantChange => ({
+  tenantId,
+  entityType: 'cta',
+  entityId: String(id),
+  action,
+  before,
+  after,
+});
 
 /**
  * CTAs as the admin API shows them (`GET /ctas/{id}`, the list, and the audit's before/after),
@@ -56,6 +66,19 @@ export class CtaRecords {
     };
   }
 
+  /** The CTA of this row (as read, or as written in this transaction), its links read with `manager`. */
+  async recordOf(manager: EntityManager, cta: CtaEntity): Promise<CtaRecord> {
+    return toCtaRecord(cta, await this.linksOf(manager, cta.tenantId, [Number(cta.id)]));
+  }
+
+  /**
+   * The CTA whose row this transaction has just written with these values (every column): as it would
+   * read back, without reading its rule back (a megabyte to send and parse again).
+   */
+  writtenRecord(manager: EntityManager, written: CtaEntity): Promise<CtaRecord> {
+    return this.recordOf(manager, { ...written, rule: asStoredJson(written.rule) });
+  }
+
   /** The CTA, or null. `locked` takes the row's lock first (inside a transaction), so nothing changes it until commit. */
   async load(
     manager: EntityManager,
@@ -67,7 +90,7 @@ export class CtaRecords {
       .createQueryBuilder(CtaEntity, 'cta')
       .where('cta.tenantId = :tenantId AND cta.id = :id AND cta.isTest = :isTest', { tenantId, id, isTest });
     const cta = await (locked ? forUpdate(query) : query).getOne();
-    return cta ? toCtaRecord(cta, await this.linksOf(manager, tenantId, [id])) : null;
+    return cta ? this.recordOf(manager, cta) : null;
   }
 
   /**
@@ -110,14 +133,19 @@ export class CtaRecords {
     await this.audit.record(
       manager,
       origin,
-      changed.map(({ id, tenantId, before }) => ({
-        tenantId,
-        entityType: 'cta',
-        entityId: String(id),
-        action,
-        before,
-        after: after.get(id) ?? null,
-      })),
+      changed.map(({ id, tenantId, before }) => ctaChange(tenantId, id, action, before, after.get(id) ?? null)),
     );
+  }
+
+  /** Records the change of one CTA whose row this transaction has just written as `written` (see `writtenRecord`). */
+  async recordWritten(
+    manager: EntityManager,
+    origin: ChangeOrigin,
+    action: AuditAction,
+    before: CtaRecord | null,
+    written: CtaEntity,
+  ): Promise<void> {
+    const after = await this.writtenRecord(manager, written);
+    await this.audit.record(manager, origin, [ctaChange(written.tenantId, written.id, action, before, after)]);
   }
 }

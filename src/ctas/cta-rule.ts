@@ -1,5 +1,6 @@
 import { ALL_USERS_COHORT } from '../cohorts/cohort-provider';
 import { DomainError } from '../common/domain-error';
+import { copyJson } from '../common/json-values';
 import type { ErrorCode } from '../common/error-code';
 import { joinProblemTexts, pathTo as at, Problem, problemText } from '../common/problems';
 import {
@@ -117,7 +118,7 @@ class RuleChecker {
       return { rule: null, problems: [{ path: 'rule', message: 'must be an object' }], normalised: [] };
     }
     // A deep copy: normalising (transitionTo, lifespan, booleans, nulls) never touches the caller's body.
-    const rule = structuredClone(value);
+    const rule = copyJson(value);
     delete rule.ctaValidTill;
     if (this.options.testCta) {
       this.testCtaDefaults(rule);

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { CohortDirectory, InjectCohortDirectory } from '../cohorts/cohort-directory';
 import { invalidRequest } from '../common/domain-error';
 import { Problem, validationProblems } from '../common/problems';
+import { toDto } from '../common/validation';
 import { EventsService } from '../events/events.service';
 import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
 import { checkCtaRule } from './cta-rule';
@@ -62,7 +62,7 @@ export class CtaValidationService {
    * Also what the journey simulator checks a CTA body with.
    */
   async check(body: object): Promise<CheckedCtaBody> {
-    const dto = plainToInstance(ValidateCtaDto, body);
+    const dto = toDto(ValidateCtaDto, body as Record<string, unknown>);
     // The same options as the body pipe of create; the rule is the rule checker's (all its problems, not only "must be an object").
     const fieldErrors = await validate(dto, { forbidUnknownValues: true, validationError: { target: false, value: true } });
     const errors = validationProblems(fieldErrors.filter((error) => error.property !== 'rule'));

@@ -9,6 +9,7 @@ import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
 import { editRefusal, LIVE_EDIT_STATUSES } from '../cta-status/cta-status-policy';
+import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
@@ -57,30 +58,30 @@ export class CtasService {
   async create(tenantId: string, user: string, body: CreateCtaDto, origin: ChangeOrigin): Promise<number> {
     const now = this.clock.now();
     const fields = this.validFields(body, this.timeProblems(body, now));
+    const row: Omit<CtaEntity, 'id'> = {
+      tenantId,
+      name: body.name,
+      description: body.description ?? null,
+      team: fields.team,
+      status: 'draft',
+      startTime: body.startTime ?? null,
+      endTime: body.endTime ?? null,
+      rule: fields.rule,
+      isTest: false,
+      expiresAt: null,
+      createdAt: now,
+      createdBy: user,
+      lastUpdatedAt: null,
+      lastUpdatedBy: null,
+      contentRevision: 1,
+      contentChangedBy: origin.actor,
+    };
     try {
       return await this.catalogue.write(tenantId, async (manager) => {
-        const inserted = await manager.insert(CtaEntity, {
-          tenantId,
-          name: body.name,
-          description: body.description ?? null,
-          team: fields.team,
-          status: 'draft',
-          startTime: body.startTime ?? null,
-          endTime: body.endTime ?? null,
-          rule: ruleColumnValue(fields.rule),
-          isTest: false,
-          expiresAt: null,
-          createdAt: now,
-          createdBy: user,
-          lastUpdatedAt: null,
-          lastUpdatedBy: null,
-          contentRevision: 1,
-          contentChangedBy: origin.actor,
-        });
-        const id = Number(inserted.identifiers[0].id);
+        const { insertId: id } = await insertDocuments(manager, CtaEntity, [row]);
         await this.writeTags(manager, tenantId, id, fields.tags);
         await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: false });
-        await this.records.recordChanges(manager, origin, 'create', [{ id, tenantId, before: null }]);
+        await this.records.recordWritten(manager, origin, 'create', null, { ...row, id });
         return id;
       });
     } catch (error) {
@@ -132,7 +133,6 @@ export class CtasService {
       const current = await forUpdate(
         manager
           .createQueryBuilder(CtaEntity, 'cta')
-          .select(['cta.id', 'cta.status', 'cta.startTime', 'cta.endTime', 'cta.rule'])
           .where('cta.tenantId = :tenantId AND cta.id = :id AND cta.isTest = :isTest', { tenantId, id, isTest: false }),
       ).getOne();
       if (!current) {
@@ -154,7 +154,7 @@ export class CtasService {
       if (refusal !== null) {
         throw new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, refusal);
       }
-      const before = await this.records.load(manager, tenantId, id);
+      const before = await this.records.recordOf(manager, current);
       // Omitted description/startTime/endTime keep their value; an explicit null clears it.
       const startTime = body.startTime === undefined ? current.startTime : body.startTime;
       const endTime = body.endTime === undefined ? current.endTime : body.endTime;
@@ -162,21 +162,28 @@ export class CtasService {
       if (order) {
         throw invalidRequest(fieldProblemsText([order]));
       }
-      const { affected } = await manager.update(
-        CtaEntity,
-        { tenantId, id, status: current.status },
-        {
-          team: fields.team,
-          rule: ruleColumnValue(fields.rule),
-          startTime,
-          endTime,
-          ...(body.description === undefined ? {} : { description: body.description }),
-          lastUpdatedAt: now,
-          lastUpdatedBy: user,
-          // A new revision: it voids any approval of the content before (docs/decisions/0015-approvals.md).
-          contentRevision: () => 'content_revision + 1',
-          contentChangedBy: origin.actor,
-        },
+      const changes = {
+        team: fields.team,
+        rule: fields.rule,
+        startTime,
+        endTime,
+        ...(body.description === undefined ? {} : { description: body.description }),
+        lastUpdatedAt: now,
+        lastUpdatedBy: user,
+        contentChangedBy: origin.actor,
+      };
+      const { affected } = await updateDocuments(
+        manager,
+        manager
+          .createQueryBuilder()
+          .update(CtaEntity)
+          .where({ tenantId, id, status: current.status })
+          .set({
+            ...changes,
+            rule: ruleColumnValue(changes.rule),
+            // A new revision: it voids any approval of the content before (docs/decisions/0015-approvals.md).
+            contentRevision: () => 'content_revision + 1',
+          }),
       );
       if (!affected) {
         // Only where row locks do not reach (another node of a multi-primary cluster): the status moved since the checks.
@@ -188,7 +195,12 @@ export class CtasService {
       await manager.delete(CtaTagEntity, { tenantId, ctaId: id });
       await this.writeTags(manager, tenantId, id, fields.tags);
       await writeCtaCohortLinks(manager, tenantId, id, fields.rule.cohortEligibility, { replacing: true });
-      await this.records.recordChanges(manager, origin, action, [{ id, tenantId, before }]);
+      // The row is locked (or, across a multi-primary cluster, certified at commit): the revision is the one read, plus one.
+      await this.records.recordWritten(manager, origin, action, before, {
+        ...current,
+        ...changes,
+        contentRevision: current.contentRevision + 1,
+      });
     });
   }
 

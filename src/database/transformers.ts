@@ -1,8 +1,17 @@
 import type { ValueTransformer } from 'typeorm';
 
+/** A JSON document written as text already, for a write to store as it is: a document large enough to matter is serialised once. */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** A JSON column's value given as its text (`JSON.stringify` of the value), typed as the column's value for TypeORM. */
+export const jsonColumnText = <T>(text: string): T => new JsonText(text) as unknown as T;
+
 /** JSON documents in text columns: read back identically on SQLite, MySQL and MariaDB. */
 export const jsonTransformer: ValueTransformer = {
-  to: (value: unknown) => (value === undefined ? undefined : value === null ? null : JSON.stringify(value)),
+  to: (value: unknown) =>
+    value === undefined ? undefined : value === null ? null : value instanceof JsonText ? value.text : JSON.stringify(value),
   from: (value: string | null) => (value === null || value === undefined ? value : JSON.parse(value)),
 };
 

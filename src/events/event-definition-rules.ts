@@ -49,7 +49,10 @@ export function definitionsToWrite(events: EventDefinitionDto[]): EventDefinitio
 
 /** In byte order of the names, the order of the key: concurrent upserts then lock rows in the same order. */
 export const inKeyOrder = (definitions: EventDefinition[]): EventDefinition[] =>
-  [...definitions].sort((a, b) => Buffer.compare(Buffer.from(a.eventName), Buffer.from(b.eventName)));
+  definitions
+    .map((definition) => ({ definition, key: Buffer.from(definition.eventName) }))
+    .sort((a, b) => Buffer.compare(a.key, b.key))
+    .map(({ definition }) => definition);
 
 /** An event definition's audit entry: created (nothing before), deleted (nothing after) or replaced. */
 export function eventChange(tenantId: string, name: string, before: EventDefinition | null, after: EventDefinition | null): TenantChange {

@@ -1,12 +1,10 @@
-import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminEndpoint } from '../api-docs/endpoint';
 import { API_TAG } from '../api-docs/api-tags';
 import { OPTIONAL_USER_HEADER, SOURCE_HEADER } from '../common/api-headers';
 import { EventEnvelope, eventEnvelope, NULL_DATA } from '../common/envelope';
-import { ErrorCode } from '../common/error-code';
 import { EventSource, TenantId } from '../common/request-headers';
-import { ValidBody } from '../common/validation';
 import { ChangeOrigin } from '../audit/change-origin';
 import { EventDefinitionRecordDto, EventListDto, EventNamesDto, EventsProcessedDto } from './dto/event-definition-record.dto';
 import { UpdateEventPropertiesDto, UpsertEventsDto } from './dto/event-definition.dto';
@@ -21,6 +19,7 @@ import {
   STORE_OPENED,
 } from './event-api-examples';
 import type { EventDefinition } from './event-definition.types';
+import { EventsBodyPipe } from './events-body.pipe';
 import { EventsService } from './events.service';
 
 /** Event definitions (seed "Event definitions", docs/behaviour.md#event-definitions), under the admin prefix; answers use the event envelope. */
@@ -43,7 +42,7 @@ export class EventsController {
   async upsert(
     @TenantId() tenantId: string,
     @EventSource() source: string,
-    @ValidBody(ErrorCode.INVALID_REQUEST) body: UpsertEventsDto,
+    @Body(EventsBodyPipe) body: UpsertEventsDto,
     @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EventEnvelope<EventsProcessedDto>> {
     return eventEnvelope({ eventsProcessed: await this.events.upsert(tenantId, source, body.events, origin) });
@@ -110,7 +109,7 @@ export class EventsController {
     @TenantId() tenantId: string,
     @EventSource() source: string,
     @Param('eventName') name: string,
-    @ValidBody(ErrorCode.INVALID_REQUEST) body: UpdateEventPropertiesDto,
+    @Body(EventsBodyPipe) body: UpdateEventPropertiesDto,
     @ChangeOrigin() origin: ChangeOrigin,
   ): Promise<EventEnvelope<null>> {
     await this.events.replaceProperties(tenantId, source, name, body.properties, origin);

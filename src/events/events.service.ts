@@ -8,6 +8,7 @@ import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { ctasReactingTo } from '../ctas/cta-rows';
 import { ErrorCode } from '../common/error-code';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { forUpdate } from '../database/row-lock';
 import { TransactionRunner } from '../database/transaction-runner';
 import type { EventDefinitionDto, EventPropertyDto } from './dto/event-definition.dto';
@@ -40,23 +41,20 @@ export class EventsService {
     await this.transactions.run(async (manager) => {
       const names = definitions.map((definition) => definition.eventName);
       const existing = new Map((await this.lockedDefinitions(manager, tenantId, names)).map((event) => [event.eventName, event]));
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(EventDefinitionEntity)
-        .values(
-          inKeyOrder(definitions).map(({ eventName, properties }) => ({
-            tenantId,
-            name: eventName,
-            properties,
-            source,
-            createdAt: now,
-            updatedAt: now,
-          })),
-        )
-        // One statement, so racing upserts of one name never fail on the key: the last one wins.
-        .orUpdate(['properties', 'source', 'updated_at'], ['tenant_id', 'name'])
-        .execute();
+      // One statement, so racing upserts of one name never fail on the key: the last one wins.
+      await insertDocuments(
+        manager,
+        EventDefinitionEntity,
+        inKeyOrder(definitions).map(({ eventName, properties }) => ({
+          tenantId,
+          name: eventName,
+          properties,
+          source,
+          createdAt: now,
+          updatedAt: now,
+        })),
+        { key: ['tenantId', 'name'], overwrite: ['properties', 'source', 'updatedAt'] },
+      );
       await this.audit.record(
         manager,
         origin,
@@ -104,7 +102,14 @@ export class EventsService {
       if (!before) {
         throw eventNotFound(name);
       }
-      await manager.update(EventDefinitionEntity, { tenantId, name }, { properties: stored, source, updatedAt: now });
+      await updateDocuments(
+        manager,
+        manager
+          .createQueryBuilder()
+          .update(EventDefinitionEntity)
+          .set({ properties: stored, source, updatedAt: now })
+          .where({ tenantId, name }),
+      );
       await this.audit.record(manager, origin, [eventChange(tenantId, name, before, { eventName: name, properties: stored })]);
     });
   }

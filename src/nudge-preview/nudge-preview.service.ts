@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, In, LessThanOrEqual } from 'typeorm';
 import { Clock } from '../common/clock';
 import { idsByTenant, PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
+import { insertDocuments } from '../database/document-writes';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
 import type { NudgePreview, WriteNudgePreviewDto } from './dto/nudge-preview.dto';
@@ -30,13 +31,10 @@ export class NudgePreviewService implements OnModuleInit {
     const preview = previewToStore(body, now);
     // One statement, so racing writes of one id never fail on the key: the last one wins.
     await this.transactions.run((manager) =>
-      manager
-        .createQueryBuilder()
-        .insert()
-        .into(NudgePreviewEntity)
-        .values({ tenantId, ...preview, updatedAt: now })
-        .orUpdate(['template', 'ttl', 'expires_at', 'updated_at'], ['tenant_id', 'preview_id'])
-        .execute(),
+      insertDocuments(manager, NudgePreviewEntity, [{ tenantId, ...preview, updatedAt: now }], {
+        key: ['tenantId', 'id'],
+        overwrite: ['template', 'ttl', 'expiresAt', 'updatedAt'],
+      }),
     );
   }
 

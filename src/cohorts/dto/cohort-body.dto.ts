@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { JsonDocument } from '../../common/validation';
 import { COHORT_KINDS, type CohortKind } from '../cohort-rule';
 
 const RULE_DESCRIPTION =
@@ -25,6 +26,7 @@ export class CreateCohortDto {
   kind: CohortKind;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: RULE_DESCRIPTION })
+  @JsonDocument()
   rule?: unknown;
 }
 
@@ -36,5 +38,6 @@ export class UpdateCohortDto {
   description?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: RULE_DESCRIPTION })
+  @JsonDocument()
   rule?: unknown;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, Equals, IsArray, IsInt, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import { JsonDocument } from '../../common/validation';
 import type { CtaRule } from '../cta.types';
 import { CREATE_EXAMPLE, RULE_EXAMPLE } from '../cta-api-examples';
 
@@ -58,6 +59,7 @@ export class CtaFieldsDto {
 
   @RuleProperty()
   @IsObject()
+  @JsonDocument()
   rule: CtaRule;
 }
 

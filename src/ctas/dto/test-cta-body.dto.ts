@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsInt, IsObject, Max, Min } from 'class-validator';
+import { JsonDocument } from '../../common/validation';
 import type { CtaRule } from '../cta.types';
 import { RuleProperty } from './cta-body.dto';
 
@@ -33,5 +34,6 @@ export class CreateTestCtaDto {
 
   @RuleProperty()
   @IsObject()
+  @JsonDocument()
   rule: CtaRule;
 }

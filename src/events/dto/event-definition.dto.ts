@@ -2,13 +2,19 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  arrayMaxSize,
   ArrayNotEmpty,
+  arrayNotEmpty,
   IsArray,
   IsBoolean,
+  isBoolean,
   IsObject,
+  isObject,
   IsOptional,
   IsString,
+  isString,
   Length,
+  length,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -55,6 +61,27 @@ export class EventPropertyDto {
   description?: string | null;
 }
 
+const isText = (value: unknown): boolean => isString(value) && length(value, 1, MAX_TEXT_LENGTH);
+const isOptionalText = (value: unknown): boolean => value === undefined || value === null || isString(value);
+
+/**
+ * Whether a `properties` list passes its rules whole: each decorator's check below, run by hand with
+ * class-validator's own functions, so that the body pipe need not build and validate an instance per
+ * property (events-body.pipe.ts).
+ */
+export const isValidPropertyList = (value: unknown): value is EventPropertyDto[] =>
+  Array.isArray(value) &&
+  arrayMaxSize(value, MAX_PROPERTIES_PER_EVENT) &&
+  value.every(
+    (property) =>
+      isObject<Record<string, unknown>>(property) &&
+      isText(property.propertyName) &&
+      isText(property.type) &&
+      isBoolean(property.isMandatory) &&
+      isOptionalText(property.expectedValue) &&
+      isOptionalText(property.description),
+  );
+
 /** `properties` of an event, in the order they are stored and answered. */
 const PropertiesProperty = (required: boolean): PropertyDecorator => {
   // In the order stacked decorators would apply (bottom first): the type check is reported first.
@@ -85,6 +112,18 @@ export class EventDefinitionDto {
   @PropertiesProperty(false)
   properties?: EventPropertyDto[];
 }
+
+/** Whether an `events` list passes its rules whole, as `isValidPropertyList` checks a `properties` list. */
+export const isValidEventList = (value: unknown): value is EventDefinitionDto[] =>
+  Array.isArray(value) &&
+  arrayNotEmpty(value) &&
+  arrayMaxSize(value, MAX_EVENTS_PER_REQUEST) &&
+  value.every(
+    (event) =>
+      isObject<Record<string, unknown>>(event) &&
+      isText(event.eventName) &&
+      (event.properties === undefined || isValidPropertyList(event.properties)),
+  );
 
 export class UpsertEventsDto {
   @ApiProperty({ type: [EventDefinitionDto], description: `1-${MAX_EVENTS_PER_REQUEST} events, names unique within the body` })
