@@ -6,7 +6,9 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
+import { asStoredJson } from '../common/json-values';
 import { lockCtaStates } from '../ctas/cta-rows';
+import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
@@ -49,6 +51,17 @@ const toTagRecord = (tag: BehaviourTagEntity, linkedCtas: string[]): BehaviourTa
 });
 
 /**
+ * A tag as written in this transaction, as the list would read it back (its JSON columns as they
+ * come back, its links ascending): the audit's `after`, without reading a row that may hold a
+ * megabyte description back (docs/benchmarks.md).
+ */
+const writtenRecord = (row: BehaviourTagEntity, linkedCtas: readonly string[]): BehaviourTagRecordDto =>
+  toTagRecord(
+    { ...row, exposureRule: asStoredJson(row.exposureRule), ctaRelation: asStoredJson(row.ctaRelation) },
+    [...linkedCtas].sort(byNumericId),
+  );
+
+/**
  * Behaviour tags (docs/decisions/0004-behaviour-tags.md). Each write is one transaction through
  * `CatalogueRevisionService.write`, so the SDK catalogue sees it at once.
  *
@@ -82,22 +95,23 @@ export class BehaviourTagsService {
         assertNotLinkedElsewhere(definition.linkedCtas, await this.linkOwners(manager, tenantId, name, definition.linkedCtas));
         assertLinkableOnCreate(ctas.values());
         const now = this.clock.now();
+        const row: BehaviourTagEntity = {
+          tenantId,
+          name,
+          ...this.storedFields(definition),
+          createdAt: now,
+          createdBy: user,
+          lastUpdatedAt: now,
+          lastUpdatedBy: user,
+        };
         try {
-          await manager.insert(BehaviourTagEntity, {
-            tenantId,
-            name,
-            ...this.storedFields(definition),
-            createdAt: now,
-            createdBy: user,
-            lastUpdatedAt: now,
-            lastUpdatedBy: user,
-          });
+          await insertDocuments(manager, BehaviourTagEntity, [row]);
         } catch (error) {
           // A concurrent create of the same name committed between our check and our insert.
           throw isDuplicateKeyError(error) ? duplicateName(name) : error;
         }
         await this.insertLinks(manager, tenantId, name, definition.linkedCtas);
-        await this.recordChange(manager, tenantId, origin, name, 'create', null);
+        await this.recordChange(manager, tenantId, origin, name, 'create', null, writtenRecord(row, definition.linkedCtas));
       }),
     );
   }
@@ -130,11 +144,8 @@ export class BehaviourTagsService {
         assertNotLinkedElsewhere(after, await this.linkOwners(manager, tenantId, name, after));
         assertUpdatable(name, ctas.values());
 
-        await manager.update(
-          BehaviourTagEntity,
-          { tenantId, name },
-          { ...this.storedFields(definition), lastUpdatedAt: this.clock.now(), lastUpdatedBy: user },
-        );
+        const changes = { ...this.storedFields(definition), lastUpdatedAt: this.clock.now(), lastUpdatedBy: user };
+        await updateDocuments(manager, manager.createQueryBuilder().update(BehaviourTagEntity).where({ tenantId, name }).set(changes));
         const dropped = before.filter((id) => !after.includes(id));
         if (dropped.length > 0) {
           await manager.delete(BehaviourTagCtaEntity, { tenantId, tagName: name, ctaId: In(dropped.map(Number)) });
@@ -145,7 +156,7 @@ export class BehaviourTagsService {
           name,
           after.filter((id) => !before.includes(id)),
         );
-        await this.recordChange(manager, tenantId, origin, name, 'update', recordBefore);
+        await this.recordChange(manager, tenantId, origin, name, 'update', recordBefore, writtenRecord({ ...tag, ...changes }, after));
       }),
     );
   }
@@ -165,7 +176,7 @@ export class BehaviourTagsService {
     return tags.map((tag) => toTagRecord(tag, linkedByTag.get(tag.name) ?? []));
   }
 
-  /** The audit entry of a change of tag `name` made in this transaction, `after` read back as the list shows it. */
+  /** The audit entry of a change of tag `name` made in this transaction. */
   private async recordChange(
     manager: EntityManager,
     tenantId: string,
@@ -173,10 +184,8 @@ export class BehaviourTagsService {
     name: string,
     action: AuditAction,
     before: BehaviourTagRecordDto | null,
+    after: BehaviourTagRecordDto,
   ): Promise<void> {
-    const tag = await manager.findOneByOrFail(BehaviourTagEntity, { tenantId, name });
-    const links = await manager.find(BehaviourTagCtaEntity, { where: { tenantId, tagName: name } });
-    const after = toTagRecord(tag, links.map((link) => String(link.ctaId)).sort(byNumericId));
     await this.audit.record(manager, origin, [{ tenantId, entityType: 'behaviourTag', entityId: name, action, before, after }]);
   }
 
@@ -205,7 +214,8 @@ export class BehaviourTagsService {
     }
     const sorted = [...ids].sort(byNumericId);
     try {
-      await manager.insert(
+      await insertDocuments(
+        manager,
         BehaviourTagCtaEntity,
         sorted.map((id) => ({ tenantId, ctaId: Number(id), tagName })),
       );
