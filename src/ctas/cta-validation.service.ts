@@ -59,14 +59,14 @@ export class CtaValidationService {
   /**
    * A create body (`name` optional) checked as create checks it, but for the uniqueness of its name:
    * every problem, and the body with the rule as it would be stored (null when it is not an object).
-   * Also what the journey simulator checks a CTA body with.
+   * Also what the journey simulator checks a CTA body with. Takes `body` over: its rule becomes the stored form.
    */
   async check(body: object): Promise<CheckedCtaBody> {
     const dto = toDto(ValidateCtaDto, body as Record<string, unknown>);
     // The same options as the body pipe of create; the rule is the rule checker's (all its problems, not only "must be an object").
     const fieldErrors = await validate(dto, { forbidUnknownValues: true, validationError: { target: false, value: true } });
     const errors = validationProblems(fieldErrors.filter((error) => error.property !== 'rule'));
-    const { rule, problems, normalised } = checkCtaRule(dto.rule);
+    const { rule, problems, normalised } = checkCtaRule(dto.rule, { inPlace: true });
     errors.push(...problems);
     const timesValid = !errors.some((error) => error.path === 'startTime' || error.path === 'endTime');
     if (timesValid) {
