@@ -27,9 +27,14 @@ export function withoutKeys<T>(value: T, keys: ReadonlySet<string>): T {
     return value;
   }
   const object = value as Record<string, unknown>;
-  for (const key of Object.keys(object)) {
-    if (keys.has(key)) delete object[key];
-    else withoutKeys(object[key], keys);
+  // for…in (a parsed object's keys are all its own), and no call per string or number: a rule holds tens of thousands.
+  for (const key in object) {
+    if (keys.has(key)) {
+      delete object[key];
+    } else {
+      const item = object[key];
+      if (typeof item === 'object' && item !== null) withoutKeys(item, keys);
+    }
   }
   return value;
 }

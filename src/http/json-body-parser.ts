@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { isAscii } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { errorEnvelope } from '../common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from '../common/error-code';
@@ -25,10 +26,16 @@ class InvalidJsonBody extends HttpException {
  * Call it before `app.init()`, on an app created with `bodyParser: false` (Nest's own JSON
  * parser would clash with it at init).
  */
+/**
+ * The body's text, as `parseAs: 'string'` decodes it: as UTF-8. A body all ASCII (most are) reads as
+ * Latin-1, the same string, decoded in half the time (a quarter of a millisecond less a megabyte).
+ */
+const bodyText = (body: Buffer): string => (isAscii(body) ? body.toString('latin1') : body.toString('utf8'));
+
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const text = bodyText(body as Buffer);
     if (text.length === 0) {
       done(null, undefined);
       return;
