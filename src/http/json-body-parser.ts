@@ -19,6 +19,12 @@ class InvalidJsonBody extends HttpException {
 }
 
 /**
+ * The body's text, as `parseAs: 'string'` decodes it: as UTF-8. A body all ASCII (most are) reads as
+ * Latin-1, the same string, decoded in half the time (a quarter of a millisecond less a megabyte).
+ */
+const bodyText = (body: Buffer): string => (isAscii(body) ? body.toString('latin1') : body.toString('utf8'));
+
+/**
  * The module's JSON body handling, for the standalone app and any host: replaces Fastify's
  * `application/json` parser. An empty body reads as no body, so `PUT …/live` with
  * `Content-Type: application/json` and nothing else is accepted like one without a body;
@@ -26,12 +32,6 @@ class InvalidJsonBody extends HttpException {
  * Call it before `app.init()`, on an app created with `bodyParser: false` (Nest's own JSON
  * parser would clash with it at init).
  */
-/**
- * The body's text, as `parseAs: 'string'` decodes it: as UTF-8. A body all ASCII (most are) reads as
- * Latin-1, the same string, decoded in half the time (a quarter of a millisecond less a megabyte).
- */
-const bodyText = (body: Buffer): string => (isAscii(body) ? body.toString('latin1') : body.toString('utf8'));
-
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
