@@ -24,9 +24,12 @@ class DocumentEntity {
 
 type Outcome = { error: (Error & { code?: string }) | null; result?: { affectedRows: number; insertId: number } };
 
-/** A transaction's manager on MySQL (metadata built, never connected) whose connection answers `outcome`, noting what it is sent. */
+/**
+ * A transaction's manager on MySQL (metadata built, never connected) whose connection answers `outcome`
+ * (or nothing, as through a network partition), noting what it is sent.
+ */
 async function mysqlManager(
-  outcome: Outcome,
+  outcome: Outcome | 'no answer',
   options: Record<string, unknown> = { enableQueryTimeout: true, maxQueryExecutionTime: 10_000 },
 ) {
   const dataSource = new DataSource({ type: 'mysql', database: 'documents', entities: [DocumentEntity], ...options });
@@ -36,7 +39,7 @@ async function mysqlManager(
   const connection = {
     execute: (sent: (typeof executed)[number], callback: (error: Outcome['error'], result: unknown) => void) => {
       executed.push(sent);
-      callback(outcome.error, outcome.result);
+      if (outcome !== 'no answer') callback(outcome.error, outcome.result);
     },
     unprepare: (sql: string) => calls.push(`unprepare ${sql}`),
     destroy: () => calls.push('destroy'),
@@ -99,6 +102,14 @@ describe('document writes on MySQL/MariaDB', () => {
       error: Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT' }),
     });
     await expect(insertDocuments(manager, DocumentEntity, rows)).rejects.toBeInstanceOf(QueryFailedError);
+    expect(calls).toEqual(['destroy']);
+  });
+
+  it('fail after the query timeout when nothing answers, not even the PREPARE (mysql2 times only the execute), and destroy the connection', async () => {
+    const { manager, calls } = await mysqlManager('no answer', { enableQueryTimeout: true, maxQueryExecutionTime: 20 });
+    const failure = await insertDocuments(manager, DocumentEntity, rows).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(QueryFailedError);
+    expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('PROTOCOL_SEQUENCE_TIMEOUT');
     expect(calls).toEqual(['destroy']);
   });
 

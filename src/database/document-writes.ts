@@ -1,5 +1,5 @@
 import { QueryFailedError, type EntityManager, type EntityTarget, type ObjectLiteral, type UpdateQueryBuilder } from 'typeorm';
-import { isQueryTimeout } from './query-timeout';
+import { isQueryTimeout, timedExecute, type ExecutingConnection } from './query-timeout';
 
 /**
  * Writes whose values carry JSON documents as long as a body (rules, event properties, the audit's
@@ -18,16 +18,9 @@ export interface WriteResult {
   insertId: number;
 }
 
-type MysqlCallback<T> = (error: (Error & { code?: string }) | null, result: T) => void;
-
 /** The parts of a mysql2 (callback API) connection a document write uses. */
-interface MysqlConnection {
-  execute(
-    options: { sql: string; values: unknown[]; timeout?: number },
-    callback: MysqlCallback<{ affectedRows: number; insertId: number }>,
-  ): void;
+interface MysqlConnection extends ExecutingConnection<{ affectedRows: number; insertId: number }> {
   unprepare(sql: string): unknown;
-  destroy(): void;
 }
 
 async function run(manager: EntityManager, sql: string, values: unknown[]): Promise<WriteResult> {
@@ -43,9 +36,8 @@ async function run(manager: EntityManager, sql: string, values: unknown[]): Prom
   const connection = (await runner.connect()) as MysqlConnection;
   const timeout = options.enableQueryTimeout && options.maxQueryExecutionTime ? options.maxQueryExecutionTime : undefined;
   return new Promise((resolve, reject) =>
-    connection.execute({ sql, values, timeout }, (error, result) => {
-      if (isQueryTimeout(error)) connection.destroy();
-      else connection.unprepare(sql);
+    timedExecute(connection, { sql, values, timeout }, (error, result) => {
+      if (!isQueryTimeout(error)) connection.unprepare(sql);
       if (error) reject(new QueryFailedError(sql, values, error));
       else resolve({ affected: result.affectedRows, insertId: result.insertId });
     }),

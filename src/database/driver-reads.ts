@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { LRUCache } from 'lru-cache';
-import { isQueryTimeout, QUERY_TIMEOUT_MS } from './query-timeout';
+import { isQueryTimeout, QUERY_TIMEOUT_MS, timedExecute } from './query-timeout';
 
 /**
  * Reads on the launch's hot path straight on the driver, rows as arrays of column values: no
@@ -40,9 +40,8 @@ export function executeOnPool(pool: MysqlPool, sql: string, values: unknown[], r
         reject(connectError);
         return;
       }
-      connection.execute({ sql, values, timeout: QUERY_TIMEOUT_MS, rowsAsArray }, (error, result) => {
-        if (isQueryTimeout(error)) connection.destroy();
-        else connection.release();
+      timedExecute(connection, { sql, values, timeout: QUERY_TIMEOUT_MS, rowsAsArray }, (error, result) => {
+        if (!isQueryTimeout(error)) connection.release();
         if (error) reject(error);
         else resolve(result);
       });

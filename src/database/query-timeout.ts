@@ -33,3 +33,41 @@ export class TimedOutConnectionSubscriber implements EntitySubscriberInterface {
     }
   }
 }
+
+type ExecuteCallback<T> = (error: (Error & { code?: string }) | null, result: T) => void;
+
+/** The parts of a mysql2 (callback API) connection a timed execute uses. */
+export interface ExecutingConnection<T> {
+  execute(options: { sql: string; values: unknown[]; timeout?: number; rowsAsArray?: boolean }, callback: ExecuteCallback<T>): void;
+  destroy(): void;
+}
+
+/**
+ * mysql2's `execute` bounded by `timeout` from the start: mysql2 arms a statement's timeout only once
+ * it is prepared, so through a partition a PREPARE would wait for the network to return (measured: the
+ * whole 13 s stall of test/database-outage.e2e-spec.ts). Past `timeout` the connection is destroyed (as
+ * above) and the callback gets mysql2's own timeout error, which answers 503. `settled` runs once, with
+ * the connection still usable unless the error is a timeout.
+ */
+export function timedExecute<T>(
+  connection: ExecutingConnection<T>,
+  options: { sql: string; values: unknown[]; timeout?: number; rowsAsArray?: boolean },
+  settled: ExecuteCallback<T>,
+): void {
+  let done = false;
+  const finish: ExecuteCallback<T> = (error, result) => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    if (isQueryTimeout(error)) connection.destroy();
+    settled(error, result);
+  };
+  const timer =
+    options.timeout === undefined
+      ? undefined
+      : setTimeout(
+          () => finish(Object.assign(new Error('Query inactivity timeout'), { code: QUERY_TIMEOUT_CODE, fatal: true }), undefined as T),
+          options.timeout,
+        );
+  connection.execute(options, finish);
+}
