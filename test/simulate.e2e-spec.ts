@@ -60,8 +60,18 @@ eachDatabase('journey simulation', (database) => {
 
   const simulate = (body: unknown, tenant = admin.tenantId) => api.post(SIMULATE, body, { 'x-tenant-id': tenant });
 
-  it.each(RECORDED.cases.map((recorded) => [recorded.name, recorded] as const))('agrees with the real SDK: %s', async (_name, recorded) => {
-    const res = await simulate({ cta: recorded.cta, state: recorded.state, events: recorded.events });
+  // Recorded with the legacy engine; none of them carries actionDone, so the newest engine (the default) must agree too.
+  const replays = RECORDED.cases.flatMap((recorded) => [
+    [recorded.name, 'default', recorded] as const,
+    [recorded.name, 'legacy', recorded] as const,
+  ]);
+  it.each(replays)('agrees with the real SDK: %s (%s engine)', async (_name, engine, recorded) => {
+    const res = await simulate({
+      cta: recorded.cta,
+      state: recorded.state,
+      events: recorded.events,
+      ...(engine === 'legacy' ? { engine } : {}),
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.steps.map(asRecorded)).toEqual(recorded.device.steps);
     expect(asRecordedFinal(res.body.data.state)).toEqual(recorded.device.final);
@@ -87,6 +97,86 @@ eachDatabase('journey simulation', (database) => {
     expect(res.body.data.state.activeStateMachines).toEqual({
       [id]: { currentState: '1', lastTransitionAt: at, createdAt: at, context: {} },
     });
+  });
+
+  describe('the engine', () => {
+    // The example rule: store_opened from home with 500 or more in the cart moves "0" → "1", whose action is the store banner.
+    const opened = { source: 'home', cartValue: 650, storeId: 'store-77', actionDone: true };
+    const body = (engine?: string) => ({
+      cta: ctaBody(),
+      events: [{ eventName: 'store_opened', properties: opened, at: 1_000 }],
+      ...(engine ? { engine } : {}),
+    });
+
+    it("follows the newest engine unless asked: an event's own actionDone no longer keeps it from acting", async () => {
+      for (const engine of [undefined, 'newest']) {
+        const res = await simulate(body(engine));
+        expect(res.status).toBe(200);
+        expect(res.body.data.steps[0]).toMatchObject({
+          machineId: 'store-77',
+          from: null,
+          to: '1',
+          action: { actionId: 'store_banner', type: 'NUDGE_UI', shown: true },
+          skipped: null,
+        });
+        expect(res.body.data.state.actionDoneAt).toEqual([1_000]);
+      }
+    });
+
+    it('runs the older gate with engine "legacy": an event carrying actionDone passes over conditions leading to an action', async () => {
+      const res = await simulate(body('legacy'));
+      expect(res.status).toBe(200);
+      expect(res.body.data.steps[0]).toMatchObject({ machineId: 'store-77', from: null, to: '0', action: null, created: true });
+      expect(res.body.data.steps[0].skipped).toEqual({ code: 'FILTERS_FAILED', message: expect.stringContaining('the legacy engine') });
+      expect(res.body.data.state.actionDoneAt).toEqual([]);
+    });
+
+    it.each<[string, unknown]>([
+      ['an unknown name', 'v2'],
+      ['another case', 'Legacy'],
+      ['a number', 2],
+    ])('answers 400 INVALID_REQUEST naming engine for %s', async (_case, engine) => {
+      const res = await simulate({ ...body(), engine });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(
+        errorBody('INVALID_REQUEST', `engine: must be "newest" or "legacy" (default "newest"), not ${JSON.stringify(engine)}`),
+      );
+    });
+  });
+
+  it('coerces event values as devices do, and reads a null group-by value as present, joined as ""', async () => {
+    const rule = examples.rule();
+    rule.groupByConfig = { maxActiveStateMachineCount: 5, groupByKeys: ['n', 'b'] };
+    rule.contextParams = [];
+    const leaf = (propertyName: string, propertyType: string, comparisonType: string, comparisonValue: unknown) => ({
+      propertyName,
+      propertyType,
+      comparisonType,
+      comparisonValue,
+    });
+    rule.stateTransition.store_opened['0'][0].filters = {
+      operator: 'AND',
+      filter: [leaf('code', 'string', '=', '5'), leaf('flag', 'string', '=', 'true'), leaf('count', 'number', '>=', 1)],
+    };
+    const events = [
+      // 5 reads as "5", true as "true", true as 1: the machine of n null and b false is "-false".
+      { eventName: 'store_opened', properties: { code: 5, flag: true, count: true, n: null, b: false } },
+      // null reads as 0 for a number, so it fails >= 1; the machine "0-x" stays in "0".
+      { eventName: 'store_opened', properties: { code: '5', flag: 'true', count: null, n: 0, b: 'x' } },
+      // No n at all: the only group-by miss.
+      { eventName: 'store_opened', properties: { code: 5, flag: true, count: 2, b: false } },
+      // A property the event does not carry fails its comparison.
+      { eventName: 'store_opened', properties: { code: 5, count: 2, n: 'a', b: 'b' } },
+    ];
+    const res = await simulate({ cta: ctaBody({ rule }), events });
+    expect(res.status).toBe(200);
+    expect(res.body.data.steps.map((step: Json) => [step.machineId, step.to, step.skipped?.code ?? null])).toEqual([
+      ['-false', '1', null],
+      ['0-x', '0', 'FILTERS_FAILED'],
+      [null, null, 'GROUP_KEY_MISSING'],
+      ['a-b', '0', 'FILTERS_FAILED'],
+    ]);
+    expect(Object.keys(res.body.data.state.activeStateMachines)).toEqual(['-false', '0-x', 'a-b']);
   });
 
   it('writes nothing', async () => {

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { filtersPass } from '../simulate/device-filters';
+import { simulateJourney } from '../simulate/journey-simulator';
 import { checkCtaRule } from './cta-rule';
 import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
+import type { CtaRule } from './cta.types';
 
 /**
- * The examples of docs/rule-reference.md, checked by the grammar and run through a small
- * interpreter of the device's filter semantics (docs/decisions/0003-device-rule-grammar.md), so the reference cannot
- * show a rule that the service refuses or that does something else than it says.
+ * The examples of docs/rule-reference.md, checked by the grammar and run through the simulator's
+ * own reading of them (`filtersPass`, `simulateJourney`: the device's semantics,
+ * docs/decisions/0016-explain-and-simulate.md), so the reference cannot show a rule that the service
+ * refuses or that does something else than it says.
  */
 
 type Json = Record<string, any>;
@@ -19,54 +23,8 @@ const block = (matches: (value: any) => boolean): any => {
   return found[0];
 };
 
-/** The device's reading of a value: numbers and numeric strings as numbers. */
-const numberOf = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
-
-function computed(functions: Json, event: Json, now: number): number {
-  const operand = (value: unknown): number => {
-    if (typeof value === 'object' && value !== null) return computed(value as Json, event, now);
-    if (value === '$.currentTime') return now;
-    if (typeof value === 'string' && value.startsWith('$.')) return numberOf(event[value.slice(2)]);
-    return numberOf(value);
-  };
-  const [left, right] = [operand(functions.operand1), operand(functions.operand2)];
-  return functions.operator === '+' ? left + right : left - right;
-}
-
-/** Whether `filters` pass for `event`, the way the SDK evaluates them. */
-function passes(filters: Json | null | undefined, event: Json, now = 0): boolean {
-  if (!filters || Object.keys(filters).length === 0) return true;
-  const items: Json[] = filters.filter;
-  const pass = (item: Json): boolean => ('operator' in item ? passes(item, event, now) : compare(item, event, now));
-  return filters.operator === 'AND' ? items.every(pass) : filters.operator === 'OR' ? items.some(pass) : false;
-}
-
-function compare(leaf: Json, event: Json, now: number): boolean {
-  const value = leaf.functions ? computed(leaf.functions, event, now) : event[leaf.propertyName];
-  const expected = leaf.comparisonValue;
-  switch (`${leaf.propertyType} ${leaf.comparisonType}`) {
-    case 'string =':
-      return value === expected;
-    case 'string !=':
-      return value !== expected;
-    case 'number =':
-      return numberOf(value) === numberOf(expected);
-    case 'number >':
-      return numberOf(value) > numberOf(expected);
-    case 'number <':
-      return numberOf(value) < numberOf(expected);
-    case 'number >=':
-      return numberOf(value) >= numberOf(expected);
-    case 'number <=':
-      return numberOf(value) <= numberOf(expected);
-    case 'boolean =':
-      // Truthiness: the string "false" reads as true.
-      return Boolean(value) === Boolean(expected);
-    default:
-      // `number !=`, `EQUALS`, a missing propertyType: the device knows nothing else and fails.
-      return false;
-  }
-}
+/** Whether `filters` pass for an event of these properties at `now`, as the simulator evaluates them. */
+const passes = (filters: unknown, properties: Json, now = 0): boolean => filtersPass(filters, { properties, at: now });
 
 interface Step {
   event: string;
@@ -76,19 +34,14 @@ interface Step {
   reset?: boolean;
 }
 
-/** Walks a rule's machines (one per groupByKeys value) through `steps`, answering what each step did. */
-function walk(rule: Json, steps: Step[]): Step[] {
-  const machines = new Map<string, string>();
-  return steps.map(({ event, properties }) => {
-    const key = (rule.groupByConfig?.groupByKeys ?? []).map((name: string) => properties[name]).join('|');
-    const state = machines.get(key) ?? '0';
-    const condition = (rule.stateTransition[event]?.[state] ?? []).find((candidate: Json) => passes(candidate.filters, properties));
-    if (!condition) return { event, properties, state, action: null };
-    const next: string = condition.transitionTo;
-    const reset = (rule.resetStates ?? []).includes(next);
-    if (reset) machines.delete(key);
-    else machines.set(key, next);
-    return { event, properties, state: next, action: rule.stateToAction[next] ?? null, ...(reset ? { reset: true } : {}) };
+/** What the simulator says each step does, written as the reference writes it. */
+function walk(rule: CtaRule, steps: Step[]): Step[] {
+  const events = steps.map(({ event, properties }, index) => ({ eventName: event, properties, at: index }));
+  const noState = { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [] };
+  const simulated = simulateJourney({ rule, validTill: null, ownMachineId: 'cta' }, noState, events).steps;
+  return steps.map(({ event, properties }, index) => {
+    const { to, action, reset } = simulated[index];
+    return { event, properties, state: to as string, action: action?.actionId ?? null, ...(reset ? { reset: true } : {}) };
   });
 }
 

@@ -22,19 +22,30 @@ describe('filtersPass', () => {
     ['=', 'home', 'Home', false],
     ['!=', 'email', 'push', true],
     ['!=', 'email', 'email', false],
-    ['=', '5', 5, false],
-  ])('compares strings exactly: %s %j with %j → %p', (comparison, target, value, expected) => {
+    ['=', '5', 5, true],
+    ['=', '5.0', 5, false],
+    ['!=', '5', 5, false],
+    ['=', 'true', true, true],
+    ['=', 'false', false, true],
+    ['=', 'null', null, true],
+    ['!=', 'null', null, false],
+    ['!=', 'x', null, true],
+    ['=', '', null, false],
+    ['=', '1,2', [1, 2], true],
+    ['=', '[object Object]', { a: 1 }, true],
+  ])('compares String(value) with a string: %s %j with %j → %p', (comparison, target, value, expected) => {
     expect(passes(leaf('string', comparison, target), { p: value })).toBe(expected);
   });
 
-  it('fails every comparison of a property the event does not carry, != included', () => {
+  it('fails every comparison of a property the event does not carry, != included, with or without functions', () => {
     for (const [type, comparison, target] of [
       ['string', '!=', 'email'],
+      ['string', '!=', 'undefined'],
       ['number', '<', 10],
       ['boolean', '=', false],
     ] as const) {
       expect(passes(leaf(type, comparison, target), {})).toBe(false);
-      expect(passes(leaf(type, comparison, target), { p: null })).toBe(false);
+      expect(passes(leaf(type, comparison, target), { q: 1 })).toBe(false);
     }
     // An inherited name is not a property of the event.
     expect(
@@ -43,6 +54,17 @@ describe('filtersPass', () => {
         {},
       ),
     ).toBe(false);
+    // A computed value needs its propertyName on the event too, though the functions do not read it.
+    const sinceEpoch = leaf('number', '>', 0, { functions: { operator: '+', operand1: '$.currentTime', operand2: 0 } });
+    expect(passes(sinceEpoch, { p: 'anything' })).toBe(true);
+    expect(passes(sinceEpoch, {})).toBe(false);
+  });
+
+  it('reads a value JavaScript cannot make a string or a number of as failing, not as an error', () => {
+    const unreadable = { toString: 1, valueOf: 1 };
+    expect(passes(leaf('string', '!=', 'x'), { p: unreadable })).toBe(false);
+    expect(passes(leaf('number', '<', 10), { p: unreadable })).toBe(false);
+    expect(passes(leaf('boolean', '=', true), { p: unreadable })).toBe(true);
   });
 
   it.each<[string, unknown, unknown, boolean]>([
@@ -52,8 +74,22 @@ describe('filtersPass', () => {
     ['<', '10', 10, false],
     ['=', 750, '750', true],
     ['>', 1, 'many', false],
+    ['<', 1, 'many', false],
     ['!=', 1, 2, false],
-  ])('compares numbers as numbers, numeric strings included: %s %j with %j → %p', (comparison, target, value, expected) => {
+    ['=', 1, true, true],
+    ['=', 0, false, true],
+    ['=', 0, null, true],
+    ['<', 1, null, true],
+    ['>=', 0, null, true],
+    ['=', 0, '', true],
+    ['=', 0, ' ', true],
+    ['=', 16, '0x10', true],
+    ['=', 5, [5], true],
+    ['<', 1e9, {}, false],
+    ['>', -1e9, {}, false],
+    ['=', 5, '5', true],
+    ['=', '', 0, true],
+  ])('compares Number(value), as JavaScript reads it: %s %j with %j → %p', (comparison, target, value, expected) => {
     expect(passes(leaf('number', comparison, target), { p: value })).toBe(expected);
   });
 
@@ -65,6 +101,11 @@ describe('filtersPass', () => {
     [true, 0, false],
     [false, 0, true],
     [false, '', true],
+    [false, null, true],
+    [true, null, false],
+    [true, 'null', true],
+    [true, {}, true],
+    [false, Number.NaN, true],
   ])('compares booleans as Boolean(value): = %j with %j → %p', (target, value, expected) => {
     expect(passes(leaf('boolean', '=', target), { p: value })).toBe(expected);
   });

@@ -1,10 +1,12 @@
 /**
  * A condition's `filters` as the mobile SDK evaluates them against one app event (the grammar is
- * docs/rule-reference.md; the behaviour was measured with the SDK's code): a property the event does
- * not carry fails its comparison, whatever the comparison; numbers compare as numbers (an event value
- * or `comparisonValue` may be a numeric string) and `!=` never holds for them; booleans compare as
- * `Boolean(value)`, so the string "false" reads as true; `functions` compute the compared number from
- * operands, `$.currentTime` being the event's time.
+ * docs/rule-reference.md; the behaviour was measured with the SDK's code, both engines): a leaf whose
+ * `propertyName` the event does not carry fails, whatever the comparison and with or without
+ * `functions`; otherwise the event's value is coerced as JavaScript coerces it — a `string` leaf
+ * compares `String(value)` (5 equals "5", null equals "null"), a `number` leaf `Number(value)`
+ * (true is 1, null is 0, anything non-numeric NaN, which fails every comparison; `!=` never holds),
+ * a `boolean` leaf `Boolean(value)` (the string "false" reads as true, null as false); `functions`
+ * compute the compared value from operands, `$.currentTime` being the event's time.
  */
 
 type Json = Record<string, unknown>;
@@ -21,12 +23,23 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const propertyOf = (event: DeviceEvent, name: unknown): unknown =>
   typeof name === 'string' && Object.hasOwn(event.properties, name) ? event.properties[name] : undefined;
 
-/** A number, or a string that reads as one; anything else is NaN, which fails every comparison. */
-function toNumber(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.trim() !== '') return Number(value);
-  return Number.NaN;
+/**
+ * `String(value)` and `Number(value)` as the device's JavaScript computes them. An object whose own
+ * `toString` and `valueOf` are no functions makes JavaScript throw; here it reads as nothing, which
+ * fails the comparison, rather than failing the request.
+ */
+function coerced<T>(convert: (value: unknown) => T, value: unknown): T | undefined {
+  try {
+    return convert(value);
+  } catch {
+    return undefined;
+  }
 }
+
+const toNumber = (value: unknown): number => coerced(Number, value) ?? Number.NaN;
+
+/** The device's `String(value)`; undefined where JavaScript would throw. */
+export const deviceString = (value: unknown): string | undefined => coerced(String, value);
 
 const CURRENT_TIME = '$.currentTime';
 const PROPERTY_PREFIX = '$.';
@@ -66,12 +79,15 @@ function compareNumbers(value: number, comparisonType: unknown, target: number):
 }
 
 function leafHolds(leaf: Json, event: DeviceEvent): boolean {
-  const value = isObject(leaf.functions) ? computed(leaf.functions, event) : propertyOf(event, leaf.propertyName);
-  if (value === undefined || value === null) return false;
-  const { comparisonType, comparisonValue } = leaf;
+  const { propertyName, comparisonType, comparisonValue } = leaf;
+  if (typeof propertyName !== 'string' || !Object.hasOwn(event.properties, propertyName)) return false;
+  const value = isObject(leaf.functions) ? computed(leaf.functions, event) : event.properties[propertyName];
   switch (leaf.propertyType) {
-    case 'string':
-      return comparisonType === '=' ? value === comparisonValue : comparisonType === '!=' && value !== comparisonValue;
+    case 'string': {
+      const text = deviceString(value);
+      if (text === undefined) return false;
+      return comparisonType === '=' ? text === comparisonValue : comparisonType === '!=' && text !== comparisonValue;
+    }
     case 'number':
       return compareNumbers(toNumber(value), comparisonType, toNumber(comparisonValue));
     case 'boolean':

@@ -94,6 +94,32 @@ describe('simulateJourney', () => {
     });
   });
 
+  it('reads a null group-by value as present, joined as the empty string; only an absent key is missing', () => {
+    const grouped = cta({ groupByConfig: { groupByKeys: ['n', 'b'] } });
+    const { steps, state } = simulateJourney(grouped, noState(), [
+      ev('open', T, { n: null, b: false }),
+      ev('view', T + 1, { n: null, b: false }),
+      ev('open', T + 2, { n: null, b: null }),
+      ev('open', T + 3, { b: false }),
+      ev('open', T + 4, { n: 0, b: 'null' }),
+    ]);
+    expect(steps.map((step) => [step.machineId, step.from, step.to, step.skipped?.code ?? null])).toEqual([
+      ['-false', null, '1', null],
+      ['-false', '1', '2', null],
+      ['-', null, '1', null],
+      [null, null, null, 'GROUP_KEY_MISSING'],
+      ['0-null', null, '1', null],
+    ]);
+    expect(steps[3].skipped?.message).toBe('the event has no "n" (groupByKeys)');
+    expect([...state.activeStateMachines.keys()]).toEqual(['-false', '-', '0-null']);
+  });
+
+  it('joins other group-by values as String(value)', () => {
+    const grouped = cta({ groupByConfig: { groupByKeys: ['a', 'b', 'c'] } });
+    const { steps } = simulateJourney(grouped, noState(), [ev('open', T, { a: 1.5, b: true, c: [1, 2] })]);
+    expect(steps[0].machineId).toBe('1.5-true-1,2');
+  });
+
   it('keeps a machine alive at exactly createdAt + stateMachineTTL and deletes it a millisecond later', () => {
     const events = [ev('open', T), ev('view', T + HOUR)];
     expect(codes(simulateJourney(cta(), noState(), events).steps)).toEqual([null, null]);
@@ -180,11 +206,33 @@ describe('simulateJourney', () => {
     });
   });
 
-  it('passes over conditions leading to an acting state when the event carries actionDone', () => {
+  describe('the one-action gate', () => {
     const gated = cta({ stateTransition: { open: { '0': [{ transitionTo: '2' }, { transitionTo: '1' }] } } });
-    expect(simulateJourney(gated, noState(), [ev('open', T, { actionDone: true })]).steps[0]).toMatchObject({ to: '1', action: null });
     const onlyActing = cta({ stateTransition: { open: { '0': [{ transitionTo: '2' }] } } });
-    expect(simulateJourney(onlyActing, noState(), [ev('open', T, { actionDone: true })]).steps[0].skipped?.code).toBe('FILTERS_FAILED');
+    const flagged = [ev('open', T, { actionDone: true })];
+
+    it('legacy: passes over conditions leading to an acting state when the event carries actionDone', () => {
+      expect(simulateJourney(gated, noState(), flagged, 'legacy').steps[0]).toMatchObject({ to: '1', action: null });
+      expect(simulateJourney(onlyActing, noState(), flagged, 'legacy').steps[0].skipped).toEqual({
+        code: 'FILTERS_FAILED',
+        message:
+          'no condition for state "0" passed (1 condition tried) (the event carries actionDone, which the legacy engine reads: ' +
+          'conditions leading to a state with an action are passed over)',
+      });
+      // A falsy actionDone does not trigger it.
+      expect(simulateJourney(gated, noState(), [ev('open', T, { actionDone: false })], 'legacy').steps[0].to).toBe('2');
+    });
+
+    it('newest, the default: the event’s own actionDone no longer matters', () => {
+      for (const engine of ['newest', undefined] as const) {
+        expect(simulateJourney(gated, noState(), flagged, engine).steps[0]).toMatchObject({
+          to: '2',
+          action: { actionId: 'banner', shown: true },
+          skipped: null,
+        });
+        expect(simulateJourney(onlyActing, noState(), flagged, engine).steps[0]).toMatchObject({ to: '2', skipped: null });
+      }
+    });
   });
 
   it("writes the device's app name, platform and version over the event's properties", () => {

@@ -2,7 +2,7 @@ import { describeInstant } from '../common/clock';
 import { pathTo } from '../common/problems';
 import type { CtaRule } from '../ctas/cta.types';
 import { capReached, countInWindow } from './device-caps';
-import { DeviceEvent, filtersPass } from './device-filters';
+import { DeviceEvent, deviceString, filtersPass } from './device-filters';
 
 /**
  * One CTA's rule run over a sequence of app events in one app session, step by step as the mobile
@@ -20,6 +20,17 @@ import { DeviceEvent, filtersPass } from './device-filters';
  * state of `resetStates` deletes the machine and records a reset. Devices never advance a machine's
  * `lastTransitionAt`.
  */
+
+/**
+ * The device engines the simulator can follow (docs/support-tools.md). They differ only in the
+ * one-action-per-event gate (conditions leading to a state with an action are passed over once an
+ * action was performed for the event): `newest`, what devices run from now on, keeps that flag in
+ * the engine and clears it at every app event, so one CTA alone never meets it; `legacy` reads it
+ * from the event object, so an app event carrying `actionDone: true` triggers it.
+ */
+export const DEVICE_ENGINES = ['newest', 'legacy'] as const;
+export type DeviceEngine = (typeof DEVICE_ENGINES)[number];
+export const DEFAULT_ENGINE: DeviceEngine = 'newest';
 
 export const SKIP_CODES = [
   'NO_TRANSITION',
@@ -118,7 +129,16 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 /** An own key's value (event names and states come from the rule: never Object.prototype's). */
 const own = (object: unknown, key: string): unknown => (isObject(object) && Object.hasOwn(object, key) ? object[key] : undefined);
 
-const present = (value: unknown): boolean => value !== undefined && value !== null;
+/**
+ * A group-by value as it joins the machine id: `null` as the empty string (the device joins with
+ * `Array.prototype.join`), anything else as `String(value)`; undefined for an absent key (or a
+ * value JavaScript cannot make a string of).
+ */
+function machineIdPart(properties: Json, key: string): string | undefined {
+  if (!Object.hasOwn(properties, key)) return undefined;
+  const value = properties[key];
+  return value === null ? '' : deviceString(value);
+}
 
 /** "1 reset", "2 resets": counts in messages. */
 const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -141,6 +161,7 @@ class Journey {
   constructor(
     private readonly cta: JourneyCta,
     prior: JourneyState,
+    private readonly engine: DeviceEngine,
   ) {
     this.machines = new Map(
       [...prior.activeStateMachines].map(([id, machine]) => [id, { ...structuredClone(machine), context: { ...machine.context } }]),
@@ -184,7 +205,7 @@ class Journey {
       return { ...step, skipped: blocked };
     }
     if (machineId === null) {
-      const missing = (rule.groupByConfig?.groupByKeys ?? []).filter((key) => !present(own(device.properties, key)));
+      const missing = (rule.groupByConfig?.groupByKeys ?? []).filter((key) => machineIdPart(device.properties, key) === undefined);
       return skip(step, 'GROUP_KEY_MISSING', `the event has no ${missing.map((key) => JSON.stringify(key)).join(', ')} (groupByKeys)`);
     }
     let machine = existing;
@@ -210,12 +231,15 @@ class Journey {
     return created && this.machines.has(machineId) ? { ...taken, created: true } : taken;
   }
 
-  /** The group-by values joined with `-`, the CTA's own id without groupByKeys; null when the event lacks one of them. */
+  /**
+   * The group-by values joined with `-`, the CTA's own id without groupByKeys; null when the event
+   * lacks one of them (a key whose value is null is present: keys ["n", "b"] and {n: null, b: false} make "-false").
+   */
   private machineIdOf(event: DeviceEvent): string | null {
     const keys = this.cta.rule.groupByConfig?.groupByKeys ?? [];
     if (keys.length === 0) return this.cta.ownMachineId;
-    const values = keys.map((key) => own(event.properties, key));
-    return values.every(present) ? values.map(String).join('-') : null;
+    const parts = keys.map((key) => machineIdPart(event.properties, key));
+    return parts.every((part) => part !== undefined) ? parts.join('-') : null;
   }
 
   /** ctaValidTill passed, or a frequency cap reached; null when the CTA may act. */
@@ -251,14 +275,17 @@ class Journey {
     if (!Array.isArray(conditions) || conditions.length === 0) {
       return skip(step, 'NO_TRANSITION', `rule.stateTransition.${step.eventName} has no condition for state ${JSON.stringify(state)}`);
     }
-    // Once an action was performed for this event, conditions leading to an acting state are passed over (the device reads the flag on the event).
-    const actionDone = Boolean(own(event.properties, 'actionDone'));
+    // Once an action was performed for this event, conditions leading to an acting state are passed over. Only the
+    // legacy engine reads that flag off the event object; the newest one clears its own at every event.
+    const actionDone = this.engine === 'legacy' && Boolean(own(event.properties, 'actionDone'));
     const index = conditions.findIndex((condition: unknown) => {
       const target = String(own(condition, 'transitionTo'));
       return !(actionDone && own(rule.stateToAction, target) !== undefined) && filtersPass(own(condition, 'filters'), event);
     });
     if (index < 0) {
-      const why = actionDone ? ' (the event carries actionDone: conditions leading to a state with an action are passed over)' : '';
+      const why = actionDone
+        ? ' (the event carries actionDone, which the legacy engine reads: conditions leading to a state with an action are passed over)'
+        : '';
       return skip(
         step,
         'FILTERS_FAILED',
@@ -313,9 +340,14 @@ function skip(step: JourneyStep, code: SkipCode, message: string): JourneyStep {
   return { ...step, skipped: { code, message } };
 }
 
-/** Runs `events` (their `at` non-decreasing) through the CTA from the `prior` state; `prior` is not changed. */
-export function simulateJourney(cta: JourneyCta, prior: JourneyState, events: readonly JourneyEvent[]): JourneyResult {
-  const journey = new Journey(cta, prior);
+/** Runs `events` (their `at` non-decreasing) through the CTA from the `prior` state, as `engine` does; `prior` is not changed. */
+export function simulateJourney(
+  cta: JourneyCta,
+  prior: JourneyState,
+  events: readonly JourneyEvent[],
+  engine: DeviceEngine = DEFAULT_ENGINE,
+): JourneyResult {
+  const journey = new Journey(cta, prior, engine);
   const steps = events.map((event, index) => journey.step(event, index));
   return { steps, state: journey.state() };
 }

@@ -110,14 +110,15 @@ export const SIMULATE_ERRORS = {
   400: {
     description:
       'INVALID_REQUEST: a CTA body create would refuse (every problem named at its path, as create names them), more than ' +
-      `${MAX_SIMULATED_EVENTS} events or none, a malformed event or state (named at its path), events out of time order, or a ` +
-      'malformed x-tenant-id; CTA_ID_INVALID: cta.id names no CTA of the tenant',
+      `${MAX_SIMULATED_EVENTS} events or none, a malformed event or state (named at its path), events out of time order, an ` +
+      'engine other than "newest" or "legacy", or a malformed x-tenant-id; CTA_ID_INVALID: cta.id names no CTA of the tenant',
     examples: [
       [
         ErrorCode.INVALID_REQUEST,
         'cta.rule.stateTransition.store_opened.0[0].filters.filter[0].comparisonType: "EQUALS" is not one of =, != for propertyType string',
       ],
       [ErrorCode.INVALID_REQUEST, `events: must be an array of 1 to ${MAX_SIMULATED_EVENTS} events, not 1001 events`],
+      [ErrorCode.INVALID_REQUEST, 'engine: must be "newest" or "legacy" (default "newest"), not "v2"'],
       [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'],
     ],
   },

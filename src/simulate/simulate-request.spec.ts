@@ -39,6 +39,17 @@ describe('parseSimulateRequest', () => {
     expect(state).toEqual({ activeStateMachines: new Map(), resetAt: [], actionDoneAt: [] });
   });
 
+  it('runs the newest engine unless the legacy one is asked for; any other engine is a problem named at engine', () => {
+    const request = (engine?: unknown) => ({ cta: { id: 1 }, events: [{ eventName: 'e' }], ...(engine === undefined ? {} : { engine }) });
+    expect(parseSimulateRequest(request(), NOW).engine).toBe('newest');
+    expect(parseSimulateRequest(request(null), NOW).engine).toBe('newest');
+    expect(parseSimulateRequest(request('newest'), NOW).engine).toBe('newest');
+    expect(parseSimulateRequest(request('legacy'), NOW).engine).toBe('legacy');
+    for (const engine of ['Legacy', 'latest', '', 1, true, ['legacy'], {}]) {
+      expect(problemsOf(request(engine))).toBe(`engine: must be "newest" or "legacy" (default "newest"), not ${JSON.stringify(engine)}`);
+    }
+  });
+
   it('completes prior machines: lastTransitionAt defaults to createdAt, context to {}', () => {
     const { state } = parseSimulateRequest(
       {
@@ -69,10 +80,11 @@ describe('parseSimulateRequest', () => {
         state: { resetAt: [-1], activeStateMachines: { m: { currentState: 1, createdAt: 'x', context: [] } }, extra: 1 },
         events: [{ eventName: 'e', appVersion: 5 }],
         dryRun: true,
+        engine: 'v2',
       }),
     ).toBe(
       [
-        'dryRun: is not a field of the request (cta, state, events)',
+        'dryRun: is not a field of the request (cta, state, events, engine)',
         'cta.name: is not a field of a CTA named by id (id)',
         'state.extra: is not a field of the state (activeStateMachines, resetAt, actionDoneAt)',
         'state.activeStateMachines.m.currentState: must be a state (a string such as "1"), not 1',
@@ -81,6 +93,7 @@ describe('parseSimulateRequest', () => {
         'state.activeStateMachines.m.context: must be an object',
         'state.resetAt[0]: must be epoch milliseconds (an integer ≥ 0), not -1',
         'events[0].appVersion: must be a string, not 5',
+        'engine: must be "newest" or "legacy" (default "newest"), not "v2"',
       ].join('; '),
     );
   });

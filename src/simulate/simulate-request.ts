@@ -1,10 +1,10 @@
 import { invalidRequest } from '../common/domain-error';
 import { joinProblems, pathTo, Problem } from '../common/problems';
 import { parseCtaIdValue } from '../ctas/cta-id';
-import type { JourneyEvent, JourneyState, SimulatedMachine } from './journey-simulator';
+import { DEFAULT_ENGINE, DEVICE_ENGINES, DeviceEngine, JourneyEvent, JourneyState, SimulatedMachine } from './journey-simulator';
 
 /**
- * The body of `POST /ctas/simulate`: `{"cta": <a CTA create body> | {"id": n}, "state"?, "events"}`,
+ * The body of `POST /ctas/simulate`: `{"cta": <a CTA create body> | {"id": n}, "state"?, "events", "engine"?}`,
  * checked by hand so that every problem is named at its path (`events[3].at`) in one 400.
  */
 
@@ -23,6 +23,7 @@ export interface SimulateRequest {
   cta: SimulatedCtaRequest;
   state: JourneyState;
   events: JourneyEvent[];
+  engine: DeviceEngine;
 }
 
 type Json = Record<string, unknown>;
@@ -146,6 +147,13 @@ class RequestReader {
     return event;
   }
 
+  engine(value: unknown): DeviceEngine {
+    if (value === undefined || value === null) return DEFAULT_ENGINE;
+    if (DEVICE_ENGINES.includes(value as DeviceEngine)) return value as DeviceEngine;
+    this.problem('engine', `must be ${DEVICE_ENGINES.map(shown).join(' or ')} (default ${shown(DEFAULT_ENGINE)}), not ${shown(value)}`);
+    return DEFAULT_ENGINE;
+  }
+
   events(value: unknown, now: number): JourneyEvent[] {
     if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SIMULATED_EVENTS) {
       const found = Array.isArray(value) ? `${value.length} events` : value === undefined ? 'nothing' : shown(value);
@@ -174,15 +182,18 @@ class RequestReader {
  */
 export function parseSimulateRequest(body: unknown, now: number): SimulateRequest {
   if (!isObject(body)) {
-    throw invalidRequest('the body must be a JSON object: {"cta": <a CTA create body> | {"id": <CTA id>}, "state"?, "events": [...]}');
+    throw invalidRequest(
+      'the body must be a JSON object: {"cta": <a CTA create body> | {"id": <CTA id>}, "state"?, "events": [...], "engine"?}',
+    );
   }
   const reader = new RequestReader();
-  reader.onlyFields(body, ['cta', 'state', 'events'], '', 'the request');
+  reader.onlyFields(body, ['cta', 'state', 'events', 'engine'], '', 'the request');
   const cta = reader.cta(body.cta);
   const state = reader.state(body.state);
   const events = reader.events(body.events, now);
+  const engine = reader.engine(body.engine);
   if (reader.problems.length > 0 || cta === null) {
     throw invalidRequest(joinProblems(reader.problems));
   }
-  return { cta, state, events };
+  return { cta, state, events, engine };
 }

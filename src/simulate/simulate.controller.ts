@@ -26,8 +26,9 @@ export class SimulateController {
       'from an optional prior state, exactly as the mobile SDK runs it in one app session: a step per event — the machine, ' +
       'its state before and after, the condition taken (its JSON path), the action and whether it shows, a reset, or why ' +
       'the CTA was skipped (NO_TRANSITION, FILTERS_FAILED, FREQUENCY_REACHED, GROUP_KEY_MISSING, MACHINE_CAP, MACHINE_EXPIRED, ' +
-      'VALID_TILL_PASSED) — and the state the device holds at the end. Writes nothing. How to test a rule before it goes ' +
-      'live: docs/rule-reference.md.',
+      'VALID_TILL_PASSED) — and the state the device holds at the end. It follows the newest device engine unless the body ' +
+      'asks for `"engine": "legacy"` (the older one-action gate, which reads `actionDone` off the event). Writes nothing. ' +
+      'How to test a rule before it goes live: docs/rule-reference.md.',
     role: 'viewer',
     body: { type: SimulateRequestDto, examples: SIMULATE_BODY_EXAMPLES },
     answers: {

@@ -39,7 +39,7 @@ export class SimulateService {
   async simulate(tenantId: string, body: unknown): Promise<Simulation> {
     const request = parseSimulateRequest(body, this.clock.now());
     const cta = await this.journeyCta(tenantId, request.cta);
-    const { steps, state } = simulateJourney(cta, request.state, request.events);
+    const { steps, state } = simulateJourney(cta, request.state, request.events, request.engine);
     return {
       steps,
       state: {

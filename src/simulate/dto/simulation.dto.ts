@@ -1,7 +1,16 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { StateMachineDto } from '../../sdk/dto/snapshot-request.dto';
 import { CreateCtaDto } from '../../ctas/dto/cta-body.dto';
-import { ACTION_NOT_SHOWN, JourneyStep, SKIP_CODES, StepAction, StepSkip } from '../journey-simulator';
+import {
+  ACTION_NOT_SHOWN,
+  DEFAULT_ENGINE,
+  DEVICE_ENGINES,
+  DeviceEngine,
+  JourneyStep,
+  SKIP_CODES,
+  StepAction,
+  StepSkip,
+} from '../journey-simulator';
 import type { Simulation } from '../simulate.service';
 import { MAX_EVENT_NAME_LENGTH, MAX_SIMULATED_EVENTS } from '../simulate-request';
 
@@ -65,6 +74,18 @@ export class SimulateRequestDto {
 
   @ApiProperty({ type: [SimulatedEventDto], minItems: 1, maxItems: MAX_SIMULATED_EVENTS })
   events: SimulatedEventDto[];
+
+  @ApiPropertyOptional({
+    enum: DEVICE_ENGINES,
+    default: DEFAULT_ENGINE,
+    description:
+      'the device engine to follow. `newest` (what devices run from now on): the one-action-per-event gate is the ' +
+      "engine's own flag, cleared at every app event, so an event's own `actionDone` property does not matter. " +
+      '`legacy` (the engine of 2026-11-25): the gate reads `actionDone` on the event object, so an app event carrying ' +
+      '`actionDone: true` makes the device pass over conditions leading to a state with an action. Filters and ' +
+      'group-by keys read events alike in both. Any other value: 400 INVALID_REQUEST naming `engine`',
+  })
+  engine?: DeviceEngine;
 }
 
 /** Nullable objects are written inline: OpenAPI 3.0 admits no null for a $ref, even under allOf. */
