@@ -9,7 +9,10 @@ const TENANT = 'explain';
 /** The launch headers of `sdkHeaders`, as the explain query carries them. */
 const CLIENT = '?appVersion=5.2.0&packageName=com.example.app&hotpatchVersion=v7';
 const DAY = 24 * 60 * 60 * 1000;
-/** Users 101 and 102 are in the static cohort `beta` (101 also in `vip`); 103 is in neither. */
+/**
+ * Users 101 and 102 are in the static cohort `beta` (101 also in `vip` and `newsletter`); 103 is in none. No CTA names
+ * `newsletter` or the rule cohort `modern`: explain lists them all the same.
+ */
 const [BETA, ALSO_BETA, OTHER] = ['101', '102', '103'];
 
 eachDatabase('launch explanation', (database) => {
@@ -41,6 +44,8 @@ eachDatabase('launch explanation', (database) => {
     await cohort({ name: 'beta', kind: 'static' }, [BETA, ALSO_BETA]);
     await cohort({ name: 'new-app', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverGte', value: '5.2' }] } });
     await cohort({ name: 'vip', kind: 'static' }, [BETA]);
+    await cohort({ name: 'newsletter', kind: 'static' }, [BETA]);
+    await cohort({ name: 'modern', kind: 'rule', rule: { all: [{ attribute: 'appVersion', op: 'semverGte', value: '5.0' }] } });
     const only = (includes: string[], excludes: string[] = []) => ({ cohortEligibility: { includes, excludes } });
 
     // The example tag (any one shows, the rest hide) links the example CTA and one capped at a single reset.
@@ -61,6 +66,13 @@ eachDatabase('launch explanation', (database) => {
     id.ending = await admin.cta({ endTime: now + 60_000 });
     id.draft = await admin.cta({ actions: [] });
     id.test = await admin.testCta([Number(BETA)], 60);
+    // The lowest priority number, so the device tries it first, but on an event no other CTA has.
+    id.appOpen = await admin.cta({
+      rule: {
+        priority: 1,
+        stateTransition: { app_open: { '0': [{ transitionTo: '1' }], '1': [{ transitionTo: '2' }], '2': [{ transitionTo: '3' }] } },
+      },
+    });
 
     // User 101's state: the example delta (a machine, a reset, the tag's active CTA), one reset of the capped CTA, and a machine 6 days old.
     const delta = examples.delta(id.tagged);
@@ -89,7 +101,7 @@ eachDatabase('launch explanation', (database) => {
   it("names the user's cohorts and, for user 101, every CTA in launch order with why it is served or not", async () => {
     const explanation = await explained(BETA);
     expect(explanation.userId).toBe(BETA);
-    expect(explanation.cohorts).toEqual(['all', 'beta', 'new-app', 'vip']);
+    expect(explanation.cohorts).toEqual(['all', 'beta', 'modern', 'new-app', 'newsletter', 'vip']);
     // Live, scheduled and paused CTAs, and the test CTA listing the user; no draft. Priority descending, then id.
     expect(explanation.ctas.map((cta: Json) => cta.ctaId)).toEqual([
       id.newApp,
@@ -101,6 +113,7 @@ eachDatabase('launch explanation', (database) => {
       id.scheduled,
       id.ending,
       id.test,
+      id.appOpen,
     ]);
     expect(ctaOf(explanation, id.tagged)).toMatchObject({
       name: expect.stringMatching(/^cta-/),
@@ -109,7 +122,11 @@ eachDatabase('launch explanation', (database) => {
       reasons: [{ code: 'SERVED', message: 'served: live, and the user is in "all" of includes' }],
       behaviourTagName: 'store-nudges',
     });
-    expect(ctaOf(explanation, id.test)).toMatchObject({ name: `test-${id.test}`, served: true, reasons: [{ code: 'SERVED' }] });
+    expect(ctaOf(explanation, id.test)).toMatchObject({
+      name: `test-${id.test}`,
+      served: true,
+      reasons: [{ code: 'SERVED' }, { code: 'SHADOWED' }],
+    });
     expect(ctaOf(explanation, id.notBeta)).toMatchObject({
       served: false,
       device: null,
@@ -129,8 +146,13 @@ eachDatabase('launch explanation', (database) => {
   it('names the cohorts a user lacks, and test CTAs of other users only with all=true', async () => {
     const explanation = await explained(OTHER);
     expect(ctaOf(explanation, id.beta).reasons).toEqual([
-      { code: 'NOT_INCLUDED', message: `the user's cohorts ["all", "new-app"] include none of includes ["beta"]` },
+      { code: 'NOT_INCLUDED', message: `the user's cohorts ["all", "modern", "new-app"] include none of includes ["beta"]` },
     ]);
+    // A user in beta, not in vip: the message names every cohort they are in.
+    expect(ctaOf(await explained(ALSO_BETA), id.paused).reasons[1]).toEqual({
+      code: 'NOT_INCLUDED',
+      message: `the user's cohorts ["all", "beta", "modern", "new-app"] include none of includes ["vip"]`,
+    });
     expect(codes(explanation, id.paused)).toEqual(['NOT_LIVE', 'NOT_INCLUDED']);
     expect(ctaOf(explanation, id.test)).toBeUndefined();
     expect(ctaOf(explanation, id.draft)).toBeUndefined();
@@ -152,7 +174,7 @@ eachDatabase('launch explanation', (database) => {
     });
     // Served, but the device will not act on it: its one reset reached the lifetime cap, and the tag's active CTA hides it.
     const capped = ctaOf(explanation, id.capped);
-    expect(capped).toMatchObject({ served: true, reasons: [{ code: 'SERVED' }] });
+    expect(capped).toMatchObject({ served: true, reasons: [{ code: 'SERVED' }, { code: 'SHADOWED' }] });
     expect(capped.device).toEqual({
       machines: {},
       lifespan: { count: 1, limit: 1, reached: true },
@@ -165,6 +187,43 @@ eachDatabase('launch explanation', (database) => {
         `(resets: 1, limit 1); its behaviour tag blocks it (ANY/REST; CTAs "${id.tagged}")`,
     );
     expect(ctaOf(explanation, id.beta).device).toMatchObject({ machines: {}, lifespan: { count: 0 }, tag: null });
+  });
+
+  it('says SHADOWED beside SERVED when a served CTA the device tries first shares a trigger event, naming it and the events', async () => {
+    const explanation = await explained(BETA);
+    const shadowed = (ctaId: string): Json[] => ctaOf(explanation, ctaId).reasons.filter((reason: Json) => reason.code === 'SHADOWED');
+    const tagged = `CTA ${id.tagged} "${ctaOf(explanation, id.tagged).name}"`;
+    const gate = 'once it performs an action for one of those events, this CTA passes over conditions leading to a state with an action';
+    // Priority 5 goes before 7 and 9 on the device, whatever order the launch answers in.
+    expect(shadowed(id.capped)).toEqual([
+      {
+        code: 'SHADOWED',
+        message: `the device tries ${tagged} first on "store_opened", "purchase_completed" (priority 5, before this one's 7): ${gate}`,
+      },
+    ]);
+    expect(ctaOf(explanation, id.newApp).reasons.map((reason: Json) => reason.code)).toEqual(['SERVED', 'SHADOWED']);
+    expect(shadowed(id.newApp)[0].message).toContain(`(priority 5, before this one's 9)`);
+    // Of one priority, the device keeps the launch's order: the lower id first.
+    expect(shadowed(id.beta)).toEqual([
+      {
+        code: 'SHADOWED',
+        message:
+          `the device tries ${tagged} first on "store_opened", "purchase_completed" ` +
+          `(priority 5 as this one, and before it in the launch answer): ${gate}`,
+      },
+    ]);
+    // The first tried on its events, and a CTA tried before every other on an event none shares: served, nothing more.
+    expect(ctaOf(explanation, id.tagged).reasons.map((reason: Json) => reason.code)).toEqual(['SERVED']);
+    expect(ctaOf(explanation, id.appOpen).reasons.map((reason: Json) => reason.code)).toEqual(['SERVED']);
+    // Only served CTAs shadow and are shadowed.
+    expect(ctaOf(explanation, id.notBeta).reasons.map((reason: Json) => reason.code)).toEqual(['EXCLUDED']);
+    expect(ctaOf(await explained(OTHER), id.beta).reasons.map((reason: Json) => reason.code)).toEqual(['NOT_INCLUDED']);
+  });
+
+  it('answers the reasons before the payload: userId, cohorts, ctas, launch', async () => {
+    const res = await explain(BETA);
+    // JSON.parse keeps the order of the keys in the text.
+    expect(Object.keys(res.body.data)).toEqual(['userId', 'cohorts', 'ctas', 'launch']);
   });
 
   it('writes nothing, where a launch would prune and store, and answers a user without state normally', async () => {
@@ -192,7 +251,17 @@ eachDatabase('launch explanation', (database) => {
 
   it("keeps tenants apart: another tenant's explanation of the same user sees none of this one's CTAs or state", async () => {
     const res = await explain(BETA, CLIENT, 'explain-other');
-    expect(res.body).toEqual({ data: { userId: BETA, cohorts: ['all'], launch: { ctas: [], behaviourTags: [] }, ctas: [] } });
+    expect(res.body).toEqual({ data: { userId: BETA, cohorts: ['all'], ctas: [], launch: { ctas: [], behaviourTags: [] } } });
+  });
+
+  it('lists the cohorts of a user whose tenant has cohorts but no CTA yet', async () => {
+    const tenant = 'explain-cohorts-only';
+    const headers = { ...admin.headers(), 'x-tenant-id': tenant };
+    expect((await api.post('/engine/cohorts', { name: 'early', kind: 'static' }, headers)).status).toBe(200);
+    expect((await api.post('/engine/cohorts/early/members', { userIds: [BETA] }, headers)).status).toBe(200);
+    const res = await explain(BETA, CLIENT, tenant);
+    expect(res.body).toEqual({ data: { userId: BETA, cohorts: ['all', 'early'], ctas: [], launch: { ctas: [], behaviourTags: [] } } });
+    expect((await launch(BETA, tenant)).body).toEqual({ data: res.body.data.launch });
   });
 
   it.each<[string, string, string]>([

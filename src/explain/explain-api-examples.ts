@@ -10,7 +10,6 @@ import { LAUNCH_EXAMPLE } from '../sdk/sdk-api-examples';
 export const EXPLAIN_EXAMPLE = {
   userId: FLOW_USER_ID,
   cohorts: ['all'],
-  launch: LAUNCH_EXAMPLE.data,
   ctas: [
     {
       ctaId: String(FLOW_CTA_ID),
@@ -28,6 +27,7 @@ export const EXPLAIN_EXAMPLE = {
       },
     },
   ],
+  launch: LAUNCH_EXAMPLE.data,
 };
 
 /** The path parameter of the explain route. */

@@ -21,12 +21,14 @@ export class LaunchExplainController {
   @AdminEndpoint({
     summary: 'Explain a launch: what the user gets now, and why each CTA is or is not served',
     description:
-      "The user's cohorts, exactly the `data` a launch without a body would answer now (the query stands for the launch " +
-      'headers), and one explanation per live, scheduled or paused CTA and per unexpired test CTA listing the user (`all=true`: ' +
-      'every CTA of the tenant): SERVED, or every reason it is not — NOT_LIVE, NOT_STARTED, ENDED, NOT_INCLUDED, EXCLUDED, ' +
-      "TEST_CTA_NOT_LISTED, TEST_CTA_EXPIRED. For a served CTA, `device` tells what the device will make of the user's state: " +
-      'its machines, its lifetime and window caps counted as devices count them (resets, not displays), whether its behaviour ' +
-      'tag blocks it, and the machines this launch drops as expired. Writes nothing: no merge, no pruning stored.',
+      'Every cohort the user is in (static, rule, `all`), then one explanation per live, scheduled or paused CTA and per ' +
+      'unexpired test CTA listing the user (`all=true`: every CTA of the tenant), then exactly the `data` a launch without a ' +
+      'body would answer now (the query stands for the launch headers). Explanations: SERVED — with SHADOWED beside it when ' +
+      'another served CTA sharing a trigger event is tried first by the device (a lower priority number), naming it and the ' +
+      'events — or every reason it is not — NOT_LIVE, NOT_STARTED, ENDED, NOT_INCLUDED, EXCLUDED, TEST_CTA_NOT_LISTED, ' +
+      "TEST_CTA_EXPIRED. For a served CTA, `device` tells what the device will make of the user's state: its machines, its " +
+      'lifetime and window caps counted as devices count them (resets, not displays), whether its behaviour tag blocks it, ' +
+      'and the machines this launch drops as expired. Writes nothing: no merge, no pruning stored.',
     role: 'viewer',
     params: [EXPLAINED_USER_PARAM],
     answers: { data: LaunchExplanationDto, description: 'the explanation', example: EXPLAIN_EXAMPLE },

@@ -10,12 +10,13 @@ import { SdkStateService } from '../sdk/sdk-state.service';
 import { SERVING_BLOCKS, ServingAudience, servingBlocks } from '../serving/serving-decision';
 import { deviceView, LaunchCtaEntry, LaunchTagEntry } from './device-view';
 import { CtaExplanation, LaunchExplanation, reasonsOf } from './launch-explanation';
+import { ServedRuleEntry, shadowsOf } from './shadowing';
 
 /** A test CTA that does not concern the user: left out unless every CTA is asked for. */
 const NOT_FOR_THE_USER = SERVING_BLOCKS.TEST_CTA_EXPIRED | SERVING_BLOCKS.TEST_CTA_NOT_LISTED;
 
 interface LaunchData {
-  ctas: LaunchCtaEntry[];
+  ctas: (LaunchCtaEntry & ServedRuleEntry)[];
   behaviourTags: LaunchTagEntry[];
 }
 
@@ -44,10 +45,12 @@ export class LaunchExplainService {
     if (userId === null) {
       throw invalidRequest(`userId must be a signed 64-bit decimal integer, not ${JSON.stringify(rawUserId)}`);
     }
-    const tenantCtas = all ? await this.ctas.ctasOf(tenantId, CTA_STATUSES) : [];
-    const named = tenantCtas.flatMap(({ rule }) => [...rule.cohortEligibility.includes, ...rule.cohortEligibility.excludes]);
-    const preview = await this.sdkState.preview(tenantId, userId, client, named);
-    const { catalogue, cohorts, now } = preview;
+    const [tenantCtas, preview] = await Promise.all([
+      all ? this.ctas.ctasOf(tenantId, CTA_STATUSES) : [],
+      this.sdkState.preview(tenantId, userId, client),
+    ]);
+    const { catalogue, now } = preview;
+    const cohorts = [...new Set(preview.cohorts)].sort();
     const held = catalogue.heldCtas();
     const heldIds = new Set(held.map((cta) => cta.id));
     const others = await this.others(
@@ -65,10 +68,12 @@ export class LaunchExplainService {
     const launch = JSON.parse(preview.answer.toString('utf8')) as { data: LaunchData };
     const entries = new Map(launch.data.ctas.map((entry) => [entry.ctaId, entry]));
     const tags = new Map(launch.data.behaviourTags.map((tag) => [tag.behaviourTagName, tag]));
+    const shadows = shadowsOf(launch.data.ctas);
     const names = await this.ctas.namesOf(
       tenantId,
       explained.map(({ cta }) => cta.id),
     );
+    const nameOf = (ctaId: string): string | null => names.get(Number(ctaId)) ?? null;
     const ctas = explained.map(({ cta, blocks }): CtaExplanation => {
       const ctaId = String(cta.id);
       const entry = blocks === 0 ? entries.get(ctaId) : undefined;
@@ -76,15 +81,15 @@ export class LaunchExplainService {
       const device = entry ? deviceView(entry, tag, preview.expiredMachines.get(ctaId) ?? 0, now) : null;
       return {
         ctaId,
-        name: names.get(cta.id) ?? null,
+        name: nameOf(ctaId),
         ctaStatus: cta.status,
         served: blocks === 0,
-        reasons: reasonsOf(blocks, cta, userId, cohorts, device),
+        reasons: reasonsOf(blocks, cta, { userId, cohorts, device, shadows: shadows.get(ctaId) ?? [], nameOf }),
         behaviourTagName: cta.tagName,
         device,
       };
     });
-    return { userId, cohorts: [...new Set(cohorts)].sort(), launch: launch.data, ctas };
+    return { userId, cohorts, ctas, launch: launch.data };
   }
 
   private async others(tenantId: string, userId: string, rows: CatalogueCtaRow[]): Promise<OtherCtas> {

@@ -3,18 +3,21 @@ import type { CtaStatus } from '../ctas/cta.types';
 import type { CatalogueCta } from '../sdk/sdk-catalogue';
 import { blockNames, ServingBlock } from '../serving/serving-decision';
 import type { DeviceView } from './device-view';
+import type { Shadow } from './shadowing';
 
-/** The answer of `GET /app-users/{userId}/launch`. */
+/** The answer of `GET /app-users/{userId}/launch`, in this key order: the reasons before the payload, read top down. */
 export interface LaunchExplanation {
   userId: string;
-  /** The user's cohorts at this launch, sorted. */
+  /** Every cohort the user is in at this launch (static, rule, `all`, the host's), sorted. */
   cohorts: string[];
+  ctas: CtaExplanation[];
   /** Exactly the `data` a launch without a body would answer now. */
   launch: unknown;
-  ctas: CtaExplanation[];
 }
 
-export type ReasonCode = 'SERVED' | ServingBlock;
+/** SERVED and SHADOWED for a served CTA; the serving blocks for one that is not. */
+export type ReasonCode = 'SERVED' | 'SHADOWED' | ServingBlock;
+export const SERVED_REASON_CODES = ['SERVED', 'SHADOWED'] as const;
 
 export interface Reason {
   code: ReasonCode;
@@ -71,16 +74,39 @@ function blockMessage(block: ServingBlock, cta: CatalogueCta, userId: string, co
   }
 }
 
+/** What the reasons of one CTA are told about the user and the launch. */
+export interface ReasonContext {
+  userId: string;
+  /** Every cohort the user is in, sorted. */
+  cohorts: readonly string[];
+  /** For a served CTA: what the device will make of it; else null. */
+  device: DeviceView | null;
+  /** For a served CTA: the served CTAs the device tries before it on trigger events they share. */
+  shadows: readonly Shadow[];
+  nameOf(ctaId: string): string | null;
+}
+
+function shadowMessage(cta: CatalogueCta, shadow: Shadow, nameOf: ReasonContext['nameOf']): string {
+  const name = nameOf(shadow.ctaId);
+  const other = `CTA ${shadow.ctaId}${name === null ? '' : ` ${JSON.stringify(name)}`}`;
+  const order =
+    shadow.priority === cta.priority
+      ? `priority ${shadow.priority} as this one, and before it in the launch answer`
+      : `priority ${shadow.priority}, before this one's ${cta.priority}`;
+  return (
+    `the device tries ${other} first on ${list(shadow.events)} (${order}): once it performs an action for one of ` +
+    'those events, this CTA passes over conditions leading to a state with an action'
+  );
+}
+
 /** The reasons of a serving decision (`servingBlocks`), each with its message. */
-export function reasonsOf(
-  blocks: number,
-  cta: CatalogueCta,
-  userId: string,
-  cohorts: readonly string[],
-  device: DeviceView | null,
-): Reason[] {
+export function reasonsOf(blocks: number, cta: CatalogueCta, context: ReasonContext): Reason[] {
+  const { userId, cohorts, device } = context;
   if (blocks === 0 && device) {
-    return [{ code: 'SERVED', message: servedMessage(cta, userId, cohorts, device) }];
+    return [
+      { code: 'SERVED', message: servedMessage(cta, userId, cohorts, device) },
+      ...context.shadows.map((shadow): Reason => ({ code: 'SHADOWED', message: shadowMessage(cta, shadow, context.nameOf) })),
+    ];
   }
   return blockNames(blocks).map((code) => ({ code, message: blockMessage(code, cta, userId, cohorts) }));
 }

@@ -15,7 +15,7 @@ import { TenantDirectory } from './tenant-directory';
 /** At most one revision read a tenant every this many ms on behalf of unknown ids (docs/decisions/0006-user-state-merge.md). */
 export const MIN_REVALIDATION_GAP_MS = 100;
 
-/** Every tenant without CTAs or tags shares this one. */
+/** Every tenant without CTAs, tags or cohorts shares this one. */
 const EMPTY_CATALOGUE = new TenantCatalogue([], [], [], []);
 
 /**
@@ -208,6 +208,9 @@ export class CatalogueCacheService {
       this.tags.tagsOf(tenantId),
       this.cohorts.definitionsOf(tenantId),
     ]);
-    return ctas.length === 0 && tags.length === 0 ? EMPTY_CATALOGUE : new TenantCatalogue(ctas, testUsers, links, tags, cohorts);
+    // A tenant with cohorts keeps their definitions even without CTAs or tags: explain lists the user's cohorts.
+    return ctas.length === 0 && tags.length === 0 && cohorts.length === 0
+      ? EMPTY_CATALOGUE
+      : new TenantCatalogue(ctas, testUsers, links, tags, cohorts);
   }
 }

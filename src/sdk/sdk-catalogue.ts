@@ -163,7 +163,6 @@ export class TenantCatalogue implements StateCatalogue {
   private readonly testCtasByUser = new Map<string, Set<number>>();
   /** The cohorts a launch evaluates: those the servable CTAs name (docs/decisions/0008-cohorts.md). */
   readonly cohortTargeting: CohortTargeting;
-  private readonly namedCohorts: ReadonlySet<string>;
   private readonly cohortDefinitions: CohortDefinitionRow[];
 
   constructor(
@@ -205,11 +204,11 @@ export class TenantCatalogue implements StateCatalogue {
     }
     this.servable.sort(launchOrder);
     this.held.sort(launchOrder);
-    this.namedCohorts = new Set(
+    const namedCohorts = new Set(
       this.servable.filter((cta) => !cta.isTest).flatMap((cta) => [...cta.eligibility.includes, ...cta.eligibility.excludes]),
     );
     this.cohortDefinitions = cohorts;
-    this.cohortTargeting = new CohortTargeting(cohorts, this.namedCohorts);
+    this.cohortTargeting = new CohortTargeting(cohorts, namedCohorts);
     // Test users of every test CTA held: the launch serves the running ones, explain names the others.
     for (const { userId, ctaId } of testUsers) {
       if (!testCtaIds.has(Number(ctaId))) continue;
@@ -251,12 +250,12 @@ export class TenantCatalogue implements StateCatalogue {
   }
 
   /**
-   * The launch's cohort targeting widened to the cohorts of every CTA held (paused ones too) and to
-   * `names`: explain says why a CTA the launch does not serve would or would not be served.
+   * The launch's cohort targeting widened to every cohort of the tenant: explain lists every cohort
+   * the user is in, and says why any CTA, one the launch does not serve too, would or would not be
+   * served. The launch's own cohorts are among them, so what it serves is decided alike.
    */
-  cohortTargetingWith(names: Iterable<string>): CohortTargeting {
-    const held = this.held.filter((cta) => !cta.isTest).flatMap((cta) => [...cta.eligibility.includes, ...cta.eligibility.excludes]);
-    return new CohortTargeting(this.cohortDefinitions, new Set([...this.namedCohorts, ...held, ...names]));
+  everyCohortTargeting(): CohortTargeting {
+    return new CohortTargeting(this.cohortDefinitions, new Set(this.cohortDefinitions.map((definition) => definition.name)));
   }
 
   /**

@@ -52,7 +52,7 @@ function insightsOf(stored: StoredUserState | undefined, baseline: InsightBaseli
 /** What a launch without a body would answer a user now, and what it was decided on (the explain tool). */
 export interface LaunchPreview {
   catalogue: TenantCatalogue;
-  /** The user's cohorts at this launch, among those the launch and the preview's caller look at. */
+  /** Every cohort the user is in at this launch (those the launch looks at among them). */
   cohorts: string[];
   now: number;
   /** The launch's response body, byte for byte. */
@@ -144,18 +144,18 @@ export class SdkStateService {
 
   /**
    * What a launch without a body would answer the user now, decided as the launch decides it, with
-   * nothing written: the stored state is pruned and bounded in memory only. The user is also looked up
-   * in the cohorts of the paused CTAs and in `names` (explain looks at CTAs a launch does not serve);
+   * nothing written: the stored state is pruned and bounded in memory only. The user is looked up in
+   * every cohort of the tenant (explain lists them all, and looks at CTAs a launch does not serve);
    * that changes nothing the launch decides, which reads only the cohorts its CTAs name.
    */
-  async preview(tenantId: string, userId: string, client: CohortClient, names: Iterable<string> = []): Promise<LaunchPreview> {
+  async preview(tenantId: string, userId: string, client: CohortClient): Promise<LaunchPreview> {
     const mark = this.catalogueCache.freshnessMark();
     const [cached, stored] = await Promise.all([this.catalogueCache.catalogueOf(tenantId), this.store.read(tenantId, userId)]);
     const state = stored ? parseUserState(stored.json) : emptyUserState();
     const catalogue = dropsOnCatalogueWord(state, NO_SNAPSHOTS, cached, this.clock.now())
       ? await this.catalogueCache.revalidated(tenantId, mark)
       : cached;
-    const cohorts = await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargetingWith(names));
+    const cohorts = await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.everyCohortTargeting());
     const now = this.clock.now();
     const storedMachines = machineCounts(state);
     pruneUserState(state, catalogue, now);

@@ -4,7 +4,7 @@ import { CTA_STATUSES, CtaStatus } from '../../ctas/cta.types';
 import { LaunchResponseDto } from '../../sdk/dto/launch-response.dto';
 import { SERVING_BLOCKS } from '../../serving/serving-decision';
 import type { DeviceView } from '../device-view';
-import type { CtaExplanation, Reason, ReasonCode } from '../launch-explanation';
+import { CtaExplanation, Reason, ReasonCode, SERVED_REASON_CODES } from '../launch-explanation';
 
 /** Query of `GET /app-users/{userId}/launch`: the launch headers an app would send, and `all`. Each value is one string. */
 export class ExplainLaunchQueryDto {
@@ -32,10 +32,16 @@ export class ExplainLaunchQueryDto {
   all?: string;
 }
 
-export const REASON_CODES: readonly ReasonCode[] = ['SERVED', ...(Object.keys(SERVING_BLOCKS) as ReasonCode[])];
+export const REASON_CODES: readonly ReasonCode[] = [...SERVED_REASON_CODES, ...(Object.keys(SERVING_BLOCKS) as ReasonCode[])];
 
 export class ReasonDto implements Reason {
-  @ApiProperty({ enum: REASON_CODES })
+  @ApiProperty({
+    enum: REASON_CODES,
+    description:
+      'SERVED (with SHADOWED beside it when another served CTA sharing a trigger event is tried first by the device: ' +
+      'lower priority number, or the same and earlier in the launch answer; the message names that CTA and the shared ' +
+      'events), or why the CTA is not served',
+  })
   code: ReasonCode;
 
   @ApiProperty()
@@ -92,7 +98,11 @@ export class CtaExplanationDto implements CtaExplanation {
   @ApiProperty()
   served: boolean;
 
-  @ApiProperty({ type: [ReasonDto], description: 'SERVED, or every reason the CTA is not served' })
+  @ApiProperty({
+    type: [ReasonDto],
+    description:
+      'SERVED, then one SHADOWED per CTA the device tries before this one on shared trigger events; or every reason the CTA is not served',
+  })
   reasons: ReasonDto[];
 
   @ApiProperty({ type: String, nullable: true })
@@ -106,12 +116,16 @@ export class LaunchExplanationDto {
   @ApiProperty({ description: 'the user id, canonical' })
   userId: string;
 
-  @ApiProperty({ type: [String], description: "the user's cohorts at this launch, sorted" })
+  @ApiProperty({
+    type: [String],
+    description:
+      "every cohort the user is in at this launch — static memberships, rule cohorts that hold, the host's, and all — sorted, whether or not a CTA names it",
+  })
   cohorts: string[];
+
+  @ApiProperty({ type: [CtaExplanationDto], description: 'why each CTA is or is not served, in launch order (before the payload)' })
+  ctas: CtaExplanationDto[];
 
   @ApiProperty({ type: LaunchResponseDto, description: 'exactly the data a launch without a body would answer now' })
   launch: LaunchResponseDto;
-
-  @ApiProperty({ type: [CtaExplanationDto] })
-  ctas: CtaExplanationDto[];
 }
