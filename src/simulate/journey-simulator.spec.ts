@@ -114,10 +114,17 @@ describe('simulateJourney', () => {
     expect([...state.activeStateMachines.keys()]).toEqual(['-false', '-', '0-null']);
   });
 
-  it('joins other group-by values as String(value)', () => {
+  it('joins other group-by values as String(value), and names a value JavaScript cannot make a string of', () => {
     const grouped = cta({ groupByConfig: { groupByKeys: ['a', 'b', 'c'] } });
-    const { steps } = simulateJourney(grouped, noState(), [ev('open', T, { a: 1.5, b: true, c: [1, 2] })]);
+    const { steps } = simulateJourney(grouped, noState(), [
+      ev('open', T, { a: 1.5, b: true, c: [1, 2] }),
+      ev('open', T + 1, { a: { toString: 1, valueOf: 1 }, c: 'x' }),
+    ]);
     expect(steps[0].machineId).toBe('1.5-true-1,2');
+    expect(steps[1]).toMatchObject({
+      machineId: null,
+      skipped: { code: 'GROUP_KEY_MISSING', message: `the event has no "b"; the event's "a" cannot be made a string (groupByKeys)` },
+    });
   });
 
   it('keeps a machine alive at exactly createdAt + stateMachineTTL and deletes it a millisecond later', () => {

@@ -205,8 +205,15 @@ class Journey {
       return { ...step, skipped: blocked };
     }
     if (machineId === null) {
-      const missing = (rule.groupByConfig?.groupByKeys ?? []).filter((key) => machineIdPart(device.properties, key) === undefined);
-      return skip(step, 'GROUP_KEY_MISSING', `the event has no ${missing.map((key) => JSON.stringify(key)).join(', ')} (groupByKeys)`);
+      const unread = (rule.groupByConfig?.groupByKeys ?? []).filter((key) => machineIdPart(device.properties, key) === undefined);
+      const names = (keys: string[]): string => keys.map((key) => JSON.stringify(key)).join(', ');
+      const absent = unread.filter((key) => !Object.hasOwn(device.properties, key));
+      const unreadable = unread.filter((key) => Object.hasOwn(device.properties, key));
+      const why = [
+        absent.length > 0 && `the event has no ${names(absent)}`,
+        unreadable.length > 0 && `the event's ${names(unreadable)} cannot be made a string`,
+      ].filter(Boolean);
+      return skip(step, 'GROUP_KEY_MISSING', `${why.join('; ')} (groupByKeys)`);
     }
     let machine = existing;
     let created = false;
