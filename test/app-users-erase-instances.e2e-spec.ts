@@ -130,6 +130,23 @@ describeOnMysql(`an erase racing requests on another instance [${CLUSTER_KIND}]`
     expect(stored.filter((key) => key.includes('/after-'))).toHaveLength(10);
   });
 
+  it('two erases of one user at once, through A and through B, add up to one erase', async () => {
+    const zeros = { state: false, cohorts: 0, testCtas: 0, auditEntries: 0 };
+    for (let round = 0; round < 5; round++) {
+      const { admin, adminB } = await userWithState(['old-1']);
+      expect((await admin.cohorts.create({ name: 'listed', kind: 'static' })).status).toBe(200);
+      expect((await admin.cohorts.members('POST', 'listed', { userIds: [USER, '5'] })).status).toBe(200);
+      await admin.testCta([Number(USER)], 60);
+      await admin.testCta([Number(USER), 5], 60);
+      const whole = { state: true, cohorts: 1, testCtas: 2, auditEntries: 2 };
+      expect((await admin.appUsers.export(USER)).body.data.auditEntries).toHaveLength(whole.auditEntries);
+      const answers = await Promise.all([admin.appUsers.erase(USER), adminB.appUsers.erase(USER)]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(answers.map((answer) => answer.body.data).sort((x, y) => Number(y.state) - Number(x.state))).toEqual([whole, zeros]);
+      expect((await admin.cohorts.get('listed')).body.data.memberCount).toBe(1);
+    }
+  });
+
   it("an erase through A while the user's deltas stream through B succeeds without the caller retrying, try after try", async () => {
     const { admin, ctaId, viaB } = await userWithState([]);
     let sent = 0;
