@@ -119,6 +119,29 @@ eachDatabase('an erase racing merges and launches on one instance', (database) =
     expect(await storedMachines(admin, USER)).toEqual([`${ctaId}/in-flight`, `${ctaId}/next-2`]);
   });
 
+  it('two concurrent erases of one user add up to one erase: one answers the counts, the other zeros', async () => {
+    const zeros = { state: false, cohorts: 0, testCtas: 0, auditEntries: 0 };
+    // Several rounds: on MariaDB each round is a fresh race of two transactions.
+    for (let round = 0; round < 5; round++) {
+      const { admin } = await userWithState(['old-1']);
+      expect((await admin.cohorts.create({ name: 'listed', kind: 'static' })).status).toBe(200);
+      expect((await admin.cohorts.members('POST', 'listed', { userIds: [USER, '5'] })).status).toBe(200);
+      await admin.testCta([Number(USER)], 60);
+      await admin.testCta([Number(USER), 5], 60);
+      const exported = (await admin.appUsers.export(USER)).body.data;
+      const whole = { state: true, cohorts: 1, testCtas: 2, auditEntries: exported.auditEntries.length };
+      expect(whole.auditEntries).toBe(2);
+
+      const answers = await Promise.all([admin.appUsers.erase(USER), admin.appUsers.erase(USER)]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(answers.map((answer) => answer.body.data).sort((x, y) => Number(y.state) - Number(x.state))).toEqual([whole, zeros]);
+      // The audit history records the same two receipts.
+      const entries = (await admin.audit.search({ entityType: 'appUser' })).body.data.entries;
+      expect(entries.map((entry) => entry.after).sort((x: any, y: any) => Number(y.state) - Number(x.state))).toEqual([whole, zeros]);
+      expect((await admin.cohorts.get('listed')).body.data.memberCount).toBe(1);
+    }
+  });
+
   it('never brings old state back while deltas stream in around an erase, and keeps every delta sent after it', async () => {
     const { admin, device, ctaId } = await userWithState(['old-1', 'old-2', 'old-3']);
     const before = Array.from({ length: 15 }, (_, index) => device.delta(fresh(ctaId, `before-${index}`)));

@@ -1,3 +1,5 @@
+import { Logger } from '@nestjs/common';
+import { conflictingWrites } from '../src/common/domain-error';
 import { AdminClient } from './admin-client';
 import { sdkHeaders } from './fixtures';
 import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
@@ -29,6 +31,35 @@ eachDatabase('periodic jobs: leased, set-based (docs/decisions/0007-catalogue-ca
     const [lease] = await dataSourceOf(api).query(`SELECT owner, expires_at FROM periodic_job_leases WHERE job = 'probe'`);
     expect(lease.owner).toBe(jobs().owner);
     expect(Number(lease.expires_at)).toBeGreaterThan(api.clock.now());
+  });
+
+  it('logs a job whose writes kept conflicting (Galera certification) as one warn line, a failing job as an error, and runs the others', async () => {
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
+    const errors = jest.spyOn(Logger.prototype, 'error');
+    let after = 0;
+    try {
+      jobs().register('conflicting', async () => {
+        throw conflictingWrites();
+      });
+      jobs().register('faulty', async () => {
+        throw new Error('a fault');
+      });
+      jobs().register('after', async () => void after++);
+      await jobs().runAll();
+      expect(warnings.mock.calls.filter(([fields]) => (fields as { job?: string })?.job === 'conflicting')).toEqual([
+        [{ job: 'conflicting' }, 'periodic job deferred to its next run: its writes kept conflicting with others'],
+      ]);
+      expect(errors.mock.calls.filter(([fields]) => (fields as { job?: string })?.job === 'conflicting')).toEqual([]);
+      expect(errors.mock.calls.filter(([fields]) => (fields as { job?: string })?.job === 'faulty')).toEqual([
+        [{ err: expect.objectContaining({ message: 'a fault' }), job: 'faulty' }, 'periodic job failed'],
+      ]);
+      expect(after).toBe(1);
+    } finally {
+      jobs().register('conflicting', async () => undefined);
+      jobs().register('faulty', async () => undefined);
+      warnings.mockRestore();
+      errors.mockRestore();
+    }
   });
 
   it('purges expired previews of every tenant in batches of 1,000 in one run', async () => {

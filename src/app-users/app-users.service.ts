@@ -10,7 +10,7 @@ import { userIdParam } from '../common/user-id';
 import { TestCtasService } from '../ctas/test-ctas.service';
 import { catchUpWithCluster } from '../database/causal-reads';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
-import { TransactionRunner } from '../database/transaction-runner';
+import { ConflictPatience, TransactionRunner } from '../database/transaction-runner';
 import { eraseUserState, ExportedUserState, exportedUserState } from '../sdk/user-data';
 
 /** Everything the service holds about one app user in one tenant. */
@@ -29,6 +29,13 @@ export interface ErasedCounts {
   testCtas: number;
   auditEntries: number;
 }
+
+/**
+ * An erase retries its conflicting writes this long before it answers 503: on Galera the user's own
+ * deltas through another node make its transaction lose certification now and then, and an operator
+ * (or a GDPR workflow) should not have to send it again (docs/decisions/0017-user-data-export-and-erase.md).
+ */
+export const ERASE_CONFLICT_PATIENCE: ConflictPatience = { retryForMs: 10_000, work: 'app user erase' };
 
 /**
  * The entity id of an erase's audit entry: the hex SHA-256 of `tenant:userId`. Support can tell
@@ -70,21 +77,28 @@ export class AppUsersService {
   /**
    * Erases the user's data and records the erase. The test CTA lists are part of the SDK catalogue,
    * hence a catalogue write (the tenant's revision is bumped). The state goes last: its row is the
-   * one devices write, and its lock is held until the commit.
+   * one devices write, and its lock is held until the commit, so the window in which a delta through
+   * another Galera node makes the erase lose certification is short; such losses run it again
+   * (ERASE_CONFLICT_PATIENCE). Each count is of rows this transaction changed, so two erases of one
+   * user at once answer the counts and zeros.
    */
   async erase(tenantId: string, rawUserId: string, origin: ChangeOrigin): Promise<ErasedCounts> {
     const userId = userIdParam(rawUserId);
     await catchUpWithCluster(this.dataSource);
-    return this.catalogue.write(tenantId, async (manager) => {
-      const cohorts = await eraseMemberships(manager, tenantId, userId);
-      const testCtas = await this.testCtas.removeUser(manager, tenantId, userId);
-      const auditEntries = await this.audit.eraseUserId(manager, tenantId, userId);
-      const state = await eraseUserState(manager, tenantId, userId, this.clock.now());
-      const counts: ErasedCounts = { state, cohorts, testCtas, auditEntries };
-      await this.audit.record(manager, origin, [
-        { tenantId, entityType: 'appUser', entityId: erasedUserKey(tenantId, userId), action: 'erase', before: null, after: counts },
-      ]);
-      return counts;
-    });
+    return this.catalogue.write(
+      tenantId,
+      async (manager) => {
+        const cohorts = await eraseMemberships(manager, tenantId, userId);
+        const testCtas = await this.testCtas.removeUser(manager, tenantId, userId);
+        const auditEntries = await this.audit.eraseUserId(manager, tenantId, userId);
+        const state = await eraseUserState(manager, tenantId, userId, this.clock.now());
+        const counts: ErasedCounts = { state, cohorts, testCtas, auditEntries };
+        await this.audit.record(manager, origin, [
+          { tenantId, entityType: 'appUser', entityId: erasedUserKey(tenantId, userId), action: 'erase', before: null, after: counts },
+        ]);
+        return counts;
+      },
+      ERASE_CONFLICT_PATIENCE,
+    );
   }
 }

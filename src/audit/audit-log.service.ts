@@ -4,6 +4,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
 import { insertDocuments } from '../database/document-writes';
+import { forUpdate } from '../database/row-lock';
 import { jsonColumnText } from '../database/transformers';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -162,14 +163,27 @@ export class AuditLog implements OnModuleInit {
   /**
    * Replaces the app user's id with "erased" in the tenant's entries (test CTA `userIds` in `before`,
    * `after` and `changes`), in the caller's transaction; answers how many entries changed.
+   *
+   * The scan reads the transaction's snapshot, which an erase of the same user committed meanwhile
+   * may have changed: the entries found are read again locked, so as committed, and only those still
+   * naming the user change and count. An erase racing this one waits for it and then counts none.
    */
   async eraseUserId(manager: EntityManager, tenantId: string, userId: string): Promise<number> {
     let erased = 0;
     for await (const batch of this.entriesWithUserErased(manager, tenantId, userId)) {
-      for (const { id, documents } of batch) {
-        await manager.update(AuditEntryEntity, { tenantId, id }, documents);
+      const ids = batch.map((entry) => entry.id);
+      const current = await forUpdate(
+        manager
+          .createQueryBuilder(AuditEntryEntity, 'entry')
+          .where('entry.tenantId = :tenantId AND entry.id IN (:...ids)', { tenantId, ids }),
+      ).getMany();
+      for (const row of current) {
+        const documents = withUserIdErased(row, userId);
+        if (documents) {
+          await manager.update(AuditEntryEntity, { tenantId, id: row.id }, documents);
+          erased++;
+        }
       }
-      erased += batch.length;
     }
     return erased;
   }

@@ -3,7 +3,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { causalReadPrefix } from '../database/causal-reads';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
-import { TransactionRunner } from '../database/transaction-runner';
+import { ConflictPatience, TransactionRunner } from '../database/transaction-runner';
 import { CatalogueRevisionEntity } from './catalogue-revision.entity';
 
 type CatalogueListener = (tenantId: string) => void;
@@ -24,13 +24,13 @@ export class CatalogueRevisionService {
     private readonly clock: Clock,
   ) {}
 
-  /** Runs `work` in a transaction that also bumps the tenant's revision. */
-  async write<T>(tenantId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /** Runs `work` in a transaction that also bumps the tenant's revision; `patience` as `TransactionRunner.run`'s. */
+  async write<T>(tenantId: string, work: (manager: EntityManager) => Promise<T>, patience?: ConflictPatience): Promise<T> {
     const result = await this.transactions.run(async (manager) => {
       const outcome = await work(manager);
       await this.bump(manager, tenantId);
       return outcome;
-    });
+    }, patience);
     this.listeners.forEach((listener) => listener(tenantId));
     return result;
   }

@@ -23,10 +23,14 @@ export const databaseUnavailable = (): DomainError =>
 /**
  * What a client is told when its transaction kept losing to conflicting writes (deadlocks, or lost
  * certification on Galera): nothing was written, and the same request can succeed a moment later.
+ * A class of its own, so that a log can tell this expected contention from a fault.
  */
-export const conflictingWrites = (): DomainError =>
-  new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'too many conflicting writes at once, nothing was changed; retry later', {
-    'retry-after': '1',
-  });
+export class ConflictingWrites extends DomainError {
+  constructor() {
+    super(ErrorCode.SERVICE_UNAVAILABLE, 'too many conflicting writes at once, nothing was changed; retry later', { 'retry-after': '1' });
+  }
+}
+
+export const conflictingWrites = (): DomainError => new ConflictingWrites();
 
 export const invalidRequest = (message: string): DomainError => new DomainError(ErrorCode.INVALID_REQUEST, message);

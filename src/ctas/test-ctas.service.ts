@@ -9,6 +9,7 @@ import { ErrorCode } from '../common/error-code';
 import { idsByTenant, PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
 import { insertDocuments } from '../database/document-writes';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
+import { forUpdate } from '../database/row-lock';
 import { parseCtaId, unknownCta } from './cta-id';
 import type { CtaRecord } from './cta-record';
 import { CtaRecords } from './cta-records.service';
@@ -155,9 +156,18 @@ export class TestCtasService implements OnModuleInit {
    * Takes the user off the tenant's test CTA lists and deletes the test CTAs left with nobody
    * (docs/decisions/0017-user-data-export-and-erase.md); answers how many lists held the user. The
    * lists are part of the SDK catalogue: the caller's transaction bumps the tenant's revision.
+   *
+   * The user's rows are read locked, so as committed: an erase racing this one waits for it and then
+   * finds nothing, and the two answers add up to one erase.
    */
   async removeUser(manager: EntityManager, tenantId: string, userId: string): Promise<number> {
-    const ctaIds = await this.testCtasOf(manager, tenantId, userId);
+    const listing = await forUpdate(
+      manager
+        .createQueryBuilder(CtaTestUserEntity, 'row')
+        .select('row.ctaId')
+        .where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
+    ).getMany();
+    const ctaIds = listing.map((row) => Number(row.ctaId));
     if (ctaIds.length === 0) {
       return 0;
     }

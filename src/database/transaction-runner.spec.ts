@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { ErrorCode } from '../common/error-code';
 import { TransactionRunner } from './transaction-runner';
@@ -31,6 +32,51 @@ describe('TransactionRunner', () => {
       headers: { 'retry-after': '1' },
     });
     expect(transaction).toHaveBeenCalledTimes(5);
+  });
+
+  describe('with patience', () => {
+    let warnings: jest.SpyInstance;
+    let errors: jest.SpyInstance;
+    beforeEach(() => {
+      warnings = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    });
+    afterEach(() => jest.restoreAllMocks());
+
+    it('runs a deadlock victim again past five attempts, and writes one warn line once it commits', async () => {
+      const { source, transaction } = dataSource('mysql', [...Array.from({ length: 8 }, deadlock), 'done']);
+      const patience = { retryForMs: 10_000, work: 'probe' };
+      await expect(new TransactionRunner(source).run(async () => 'unused', patience)).resolves.toBe('done');
+      expect(transaction).toHaveBeenCalledTimes(9);
+      expect(warnings.mock.calls).toEqual([
+        [{ work: 'probe', conflicts: 8, waitedMs: expect.any(Number) }, 'conflicting writes retried, then committed'],
+      ]);
+      expect(errors).not.toHaveBeenCalled();
+    });
+
+    it('gives up once its time is over, asking the client to retry later, with one warn line', async () => {
+      const { source } = dataSource('mysql', Array.from({ length: 1000 }, deadlock));
+      const startedAt = performance.now();
+      await expect(new TransactionRunner(source).run(async () => 'unused', { retryForMs: 300, work: 'probe' })).rejects.toMatchObject({
+        code: ErrorCode.SERVICE_UNAVAILABLE,
+        headers: { 'retry-after': '1' },
+      });
+      expect(performance.now() - startedAt).toBeGreaterThanOrEqual(299);
+      expect(warnings).toHaveBeenCalledTimes(1);
+      expect(warnings.mock.calls[0][0]).toMatchObject({ work: 'probe', waitedMs: expect.any(Number) });
+      expect(warnings.mock.calls[0][0].conflicts).toBeGreaterThan(5);
+      expect(errors).not.toHaveBeenCalled();
+    });
+
+    it('writes nothing when the first attempt commits, and passes other failures on at once', async () => {
+      const { source, transaction } = dataSource('mysql', ['done', new QueryFailedError('INSERT', [], driverError('ER_DUP_ENTRY'))]);
+      const runner = new TransactionRunner(source);
+      const patience = { retryForMs: 10_000, work: 'probe' };
+      await expect(runner.run(async () => 'unused', patience)).resolves.toBe('done');
+      await expect(runner.run(async () => 'unused', patience)).rejects.toThrow('ER_DUP_ENTRY');
+      expect(transaction).toHaveBeenCalledTimes(2);
+      expect(warnings).not.toHaveBeenCalled();
+    });
   });
 
   it('passes any other failure on at once', async () => {

@@ -9,6 +9,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { MetricsService } from '../metrics/metrics.service';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { Clock } from '../common/clock';
+import { ConflictingWrites } from '../common/domain-error';
 import { PeriodicJobLeaseEntity } from './periodic-job-lease.entity';
 
 type Job = () => Promise<unknown>;
@@ -176,6 +177,10 @@ export class PeriodicJobsService implements OnApplicationBootstrap, OnApplicatio
         if (isDatabaseUnavailable(error)) {
           // Expected during an outage: one short line a tick, no stack trace (docs/decisions/0022-database-outages.md).
           this.logger.warn({ job: name, cause: outageCause(error) }, 'periodic job skipped: the database is unavailable');
+        } else if (error instanceof ConflictingWrites) {
+          // Expected on Galera, e.g. the insights fold losing certification to merges through other nodes
+          // (docs/decisions/0011-scale-out-on-galera.md): jobs are idempotent and the next run goes on.
+          this.logger.warn({ job: name }, 'periodic job deferred to its next run: its writes kept conflicting with others');
         } else {
           this.logger.error({ err: error, job: name }, 'periodic job failed');
         }

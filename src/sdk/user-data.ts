@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { writeHotRow } from '../database/hot-rows';
 import { forUpdate } from '../database/row-lock';
 import { insightBaseline, insightChanges } from '../insights/insight-changes';
 import { addToFolded } from '../insights/insight-folded';
@@ -72,34 +73,41 @@ export async function exportedUserState(manager: EntityManager, tenantId: string
  * folded rows at once, and clears them and the marks, so the row holds nothing of the user but its key.
  */
 export async function eraseUserState(manager: EntityManager, tenantId: string, userId: string, now: number): Promise<boolean> {
-  // Locked (MySQL/MariaDB) so that the document counted is the one emptied; on Galera a write through
-  // another node meanwhile fails the erase's certification, and the erase runs again.
-  const row = await forUpdate(
-    manager.createQueryBuilder(UserStateEntity, 'row').where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
-  ).getOne();
-  if (!row || row.state === EMPTY_DOCUMENT) {
+  // Locked (MySQL/MariaDB) so that the document counted is the one emptied. On Galera the user's deltas
+  // through other nodes keep writing the row: read and written first, replicated as they run, so that
+  // only a delta committed in between makes the erase run again, not one during the rest of it.
+  const emptied = await writeHotRow(manager, async () => {
+    const row = await forUpdate(
+      manager.createQueryBuilder(UserStateEntity, 'row').where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
+    ).getOne();
+    if (!row || row.state === EMPTY_DOCUMENT) {
+      return null;
+    }
+    const { affected } = await manager
+      .createQueryBuilder()
+      .update(UserStateEntity)
+      .set({
+        state: EMPTY_DOCUMENT,
+        version: () => 'version + 1',
+        updatedAt: now,
+        pendingInsights: null,
+        pendingSince: null,
+        insightMarks: null,
+      })
+      .where('tenant_id = :tenantId AND user_id = :userId AND version = :version', { tenantId, userId, version: row.version })
+      .execute();
+    if (affected !== 1) {
+      throw new Error("a user's state row changed under the erase's lock");
+    }
+    return row;
+  });
+  if (!emptied) {
     return false;
   }
-  const { changes } = insightChanges(insightBaseline(parseUserState(row.state), row.insightMarks), emptyUserState());
-  const pending = addToPending(row.pendingInsights, changes);
+  const { changes } = insightChanges(insightBaseline(parseUserState(emptied.state), emptied.insightMarks), emptyUserState());
+  const pending = addToPending(emptied.pendingInsights, changes);
   if (pending !== null) {
     await addToFolded(manager, [{ tenantId, pending }]);
-  }
-  const { affected } = await manager
-    .createQueryBuilder()
-    .update(UserStateEntity)
-    .set({
-      state: EMPTY_DOCUMENT,
-      version: () => 'version + 1',
-      updatedAt: now,
-      pendingInsights: null,
-      pendingSince: null,
-      insightMarks: null,
-    })
-    .where('tenant_id = :tenantId AND user_id = :userId AND version = :version', { tenantId, userId, version: row.version })
-    .execute();
-  if (affected !== 1) {
-    throw new Error("a user's state row changed under the erase's lock");
   }
   return true;
 }
