@@ -82,7 +82,7 @@ export const TAG_ERRORS = {
         [ErrorCode.CAMPAIGN_INVALID, 'linkedCtas: CTA 99 does not exist'],
         [
           ErrorCode.CAMPAIGN_INVALID,
-          'exposureRule.window.unit must be one of the following values: days, hours, minutes, seconds; linkedCtas is required',
+          'exposureRule.window.unit must be one of days, hours, minutes, seconds, or weeks (stored as days × 7); linkedCtas is required',
         ],
         MISSING_USER,
       ],
