@@ -7,7 +7,7 @@ import { AuditController } from './audit/audit.controller';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
-import { CohortsController } from './cohorts/cohorts.controller';
+import { CohortNamesController, CohortsController } from './cohorts/cohorts.controller';
 import { CohortsModule } from './cohorts/cohorts.module';
 import { CtaStatusController } from './cta-status/cta-status.controller';
 import { CtaStatusModule } from './cta-status/cta-status.module';
@@ -64,6 +64,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   TestCtasController,
   BehaviourTagsController,
   CohortsController,
+  CohortNamesController,
   EventsController,
   NudgePreviewAdminController,
   AuditController,
