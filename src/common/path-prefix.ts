@@ -1,11 +1,12 @@
 /** The admin prefix alias that serves the admin API at the root (`ADMIN_PREFIX_ALIASES=/`: the newest real admin panel builds). */
 export const ROOT_PREFIX = '/';
 
-/** A test of whether a request path is `/<prefix>` itself or below it (the query string counts as part of the path). */
+/** A test of whether a request path is `/<prefix>` itself or below it, with or without a query string. */
 export function underPrefix(prefix: string): (path: string) => boolean {
   const root = `/${prefix}`;
   const below = `${root}/`;
-  return (path) => path === root || path.startsWith(below);
+  const queried = `${root}?`;
+  return (path) => path === root || path.startsWith(below) || path.startsWith(queried);
 }
 
 /**
