@@ -7,14 +7,14 @@ import { AuditController } from './audit/audit.controller';
 import { BehaviourTagsController } from './behaviour-tags/behaviour-tags.controller';
 import { BehaviourTagsModule } from './behaviour-tags/behaviour-tags.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
-import { CohortsController } from './cohorts/cohorts.controller';
+import { CohortNamesController, CohortsController } from './cohorts/cohorts.controller';
 import { CohortsModule } from './cohorts/cohorts.module';
 import { CtaStatusController } from './cta-status/cta-status.controller';
 import { CtaStatusModule } from './cta-status/cta-status.module';
 import { CtaFiltersController, CtasController } from './ctas/ctas.controller';
 import { CtasModule } from './ctas/ctas.module';
 import { TestCtasController } from './ctas/test-ctas.controller';
-import { mountControllers } from './http/mount-controllers';
+import { mountControllers, routeRoots } from './http/mount-controllers';
 import { EventsController } from './events/events.controller';
 import { ExplainModule } from './explain/explain.module';
 import { LaunchExplainController } from './explain/launch-explain.controller';
@@ -64,6 +64,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   TestCtasController,
   BehaviourTagsController,
   CohortsController,
+  CohortNamesController,
   EventsController,
   NudgePreviewAdminController,
   AuditController,
@@ -73,6 +74,9 @@ export const ADMIN_CONTROLLERS: Type[] = [
   InsightsController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
+
+/** The first path segment of every admin route (`ctas`, `cohorts`, …): what the admin API occupies when served at the root. */
+export const adminRouteRoots = (): string[] => routeRoots(ADMIN_CONTROLLERS);
 
 /**
  * `forRoot(options)` and `forRootAsync({ useFactory | useClass | useExisting, imports, inject })`,

@@ -127,6 +127,8 @@ export class AdminClient extends ApiClient<keyof AdminHeaders & string> {
   readonly cohorts = {
     create: (body: CreateCohortDto, headers?: AdminHeaders): Answer<Data<CohortRecord>> => this.send('POST', '/cohorts', body, headers),
     list: (headers?: AdminHeaders): Answer<Data<CohortListDto>> => this.send('GET', '/cohorts', undefined, headers),
+    /** `all`, then every cohort by name; `query` as a cohort picker sends it (e.g. `?userId=…`). */
+    names: (query = '', headers?: AdminHeaders): Answer<Data<string[]>> => this.send('GET', `/cohort-names${query}`, undefined, headers),
     get: (name: string, headers?: AdminHeaders): Answer<Data<CohortRecord>> =>
       this.send('GET', `/cohorts/${segment(name)}`, undefined, headers),
     update: (name: string, body: UpdateCohortDto, headers?: AdminHeaders): Answer<Data<CohortRecord>> =>

@@ -41,6 +41,10 @@ eachDatabase('audit history', (database) => {
       expect(page.entries[2].changes).toContainEqual({ op: 'replace', path: '/rule/priority', value: 9 });
       const created = page.entries[page.entries.length - 1];
       expect(created.action).toBe('create');
+      // The first version has no start; the paused CTA keeps the one going live gave it (a null start keeps it).
+      expect(created.after).toMatchObject({ startTime: null });
+      const { startTime } = await client.get(id);
+      expect(startTime).toEqual(expect.any(Number));
 
       const res = await restore(id, created.id);
       expect(res.status).toBe(200);
@@ -50,6 +54,7 @@ eachDatabase('audit history', (database) => {
         rule: { ...original, ctaValidTill: null },
         team: 'growth',
         ctaStatus: 'paused',
+        startTime,
         lastUpdatedBy: 'restorer@example.com',
       });
       const [entry] = (await history(tenant, id)).body.data.entries;

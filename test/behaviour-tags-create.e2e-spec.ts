@@ -126,7 +126,7 @@ eachDatabase('behaviour tags', (database) => {
       ],
       [
         'an unknown unit',
-        (b) => ({ ...b, exposureRule: { ...b.exposureRule, window: { limit: 1, unit: 'weeks', value: 1 } } }),
+        (b) => ({ ...b, exposureRule: { ...b.exposureRule, window: { limit: 1, unit: 'fortnights', value: 1 } } }),
         'exposureRule.window.unit must be one of',
       ],
       ['no ctaRelation.shownCta', (b) => ({ ...b, ctaRelation: { hideCta: b.ctaRelation.hideCta } }), 'ctaRelation.shownCta'],

@@ -3,7 +3,7 @@ import { BELOW_5_2, freshTenant, isMember } from './cohorts';
 import { examples } from './fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
-/** `POST`, `GET`, `PUT` and `DELETE /engine/cohorts[/{name}]`: cohort definitions and their rules. */
+/** `POST`, `GET`, `PUT` and `DELETE /engine/cohorts[/{name}]`: cohort definitions and their rules; `GET /engine/cohort-names`. */
 
 eachDatabase('Cohorts admin API', (database) => {
   let api: TestApp;
@@ -72,6 +72,21 @@ eachDatabase('Cohorts admin API', (database) => {
         status: 404,
         body: errorBody('COHORT_NOT_FOUND'),
       });
+    });
+
+    it('names every cohort a CTA can target, all first, for cohort pickers (a userId sent is ignored)', async () => {
+      const admin = freshTenant(api);
+      expect((await admin.cohorts.names()).body).toEqual({ data: ['all'] });
+      await admin.cohorts.create({ name: 'old-app', kind: 'rule', rule: BELOW_5_2 });
+      await admin.cohorts.create({ name: 'Beta', kind: 'static' });
+      await admin.cohorts.create({ name: 'beta-testers', kind: 'static' });
+      const names = ['all', ...(await admin.cohorts.list()).body.data.cohorts.map((cohort: { name: string }) => cohort.name)];
+      expect(names).toHaveLength(4);
+      expect((await admin.cohorts.names()).body).toEqual({ data: names });
+      expect((await admin.cohorts.names('?userId=ops%40example.com')).body).toEqual({ data: names });
+      expect((await freshTenant(api).cohorts.names('?userId=someone')).body).toEqual({ data: ['all'] });
+      await admin.cohorts.delete('Beta');
+      expect((await admin.cohorts.names()).body.data).not.toContain('Beta');
     });
 
     it('refuses a taken name with COHORT_DUPLICATE_NAME, exactly (case-sensitive)', async () => {

@@ -66,7 +66,9 @@ eachDatabase('CTA status', (database) => {
       } else {
         expect(res.status).toBe(400);
         const refusal =
-          from === ALLOWED[action].to ? `CTA ${id} is already ${from}` : `cannot move CTA ${id} from ${from} to ${ALLOWED[action].to}`;
+          from === ALLOWED[action].to
+            ? `CTA ${id} is already ${from}; nothing to change`
+            : `cannot move CTA ${id} from ${from} to ${ALLOWED[action].to}`;
         expect(res.body).toEqual(errorBody('CTA_STATUS_UPDATE_INVALID', refusal));
         expect(after.ctaStatus).toBe(from);
       }

@@ -217,8 +217,8 @@ eachDatabase('CTAs', (database) => {
       ],
       [
         'window.unit unknown',
-        withRule((r) => (r.frequency.window.unit = 'weeks')),
-        'rule.frequency.window.unit: must be one of days, hours, minutes, seconds',
+        withRule((r) => (r.frequency.window.unit = 'fortnights')),
+        'rule.frequency.window.unit: must be one of days, hours, minutes, seconds, or weeks (stored as days × 7)',
       ],
       [
         'window.value a string',

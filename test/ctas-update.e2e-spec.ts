@@ -78,7 +78,7 @@ eachDatabase('CTAs', (database) => {
       expect((await ctas.get(id)).name).toBe('fixed');
     });
 
-    it('is allowed in draft and paused; live and scheduled CTAs refuse a cleared startTime (test/live-edits), final ones any edit', async () => {
+    it('is allowed in draft and paused, live and scheduled (a null startTime keeping the start: test/live-edits), not in final ones', async () => {
       const ctas = new AdminClient(api, 'update-status');
       const paused = await ctas.create();
       await ctas.status(paused, 'live');
@@ -94,9 +94,12 @@ eachDatabase('CTAs', (database) => {
       await ctas.status(concluded, 'conclude');
       const terminated = await ctas.create();
       await ctas.status(terminated, 'terminate');
+      for (const id of [scheduled, live]) {
+        const { startTime } = await ctas.get(id);
+        expect((await ctas.update(id, { team: 'edited' })).status).toBe(200);
+        expect(await ctas.get(id)).toMatchObject({ team: 'edited', startTime });
+      }
       for (const [id, status] of [
-        [scheduled, 'scheduled'],
-        [live, 'live'],
         [concluded, 'concluded'],
         [terminated, 'terminated'],
       ] as const) {

@@ -59,7 +59,7 @@ eachDatabase('rate limits', (database) => {
     api = await TestApp.start(database, {
       RATE_LIMIT_ADMIN_PER_MINUTE: String(ADMIN_LIMIT),
       RATE_LIMIT_SDK_PER_MINUTE: String(SDK_LIMIT),
-      ADMIN_PREFIX_ALIASES: 'thunder',
+      ADMIN_PREFIX_ALIASES: 'thunder,/',
     });
   });
   afterAll(() => api.close());
@@ -80,12 +80,15 @@ eachDatabase('rate limits', (database) => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   };
 
-  it('limits admin requests per client IP, across routes and prefix aliases', async () => {
+  it('limits admin requests per client IP, across routes and prefix aliases, the root one included', async () => {
     expect((await from('10.0.0.1', 'GET', '/engine/ctas')).status).toBe(200);
     expect((await from('10.0.0.1', 'GET', '/thunder/filters')).status).toBe(200);
-    expect((await from('10.0.0.1', 'GET', '/engine/behaviour-tags')).status).toBe(200);
+    expect((await from('10.0.0.1', 'GET', '/behaviour-tags')).status).toBe(200);
     expectRateLimited(await from('10.0.0.1', 'GET', '/engine/ctas'), ADMIN_LIMIT);
     expectRateLimited(await from('10.0.0.1', 'GET', '/thunder/events'), ADMIN_LIMIT);
+    expectRateLimited(await from('10.0.0.1', 'GET', '/cohort-names?userId=ops'), ADMIN_LIMIT);
+    // The root alias counts the admin routes it serves, not the service's own paths.
+    expect((await from('10.0.0.1', 'GET', '/health')).status).toBe(200);
     // Another address has its own budget.
     expect((await from('10.0.0.2', 'GET', '/engine/ctas')).status).toBe(200);
   });

@@ -82,13 +82,12 @@ eachDatabase('live edits', (database) => {
         ),
       ),
     );
-    expect((await client.update(id, { ...KEEP_TIMES, startTime: null })).body).toEqual(
-      errorBody('CTA_STATUS_UPDATE_INVALID', `startTime: CTA ${id} is scheduled and needs its startTime (pause it to clear it)`),
-    );
-    expect((await client.get(id)).startTime).toBe(start + HOUR);
+    // The newest panel builds send null when the operator did not touch the schedule: the start stays.
+    expect((await client.update(id, { ...KEEP_TIMES, startTime: null, description: 'saved untouched' })).status).toBe(200);
+    expect(await client.get(id)).toMatchObject({ ctaStatus: 'scheduled', startTime: start + HOUR, description: 'saved untouched' });
   });
 
-  it("a live CTA's startTime may be omitted, kept or set to a time not in the future; its endTime not into the past", async () => {
+  it("a live CTA's startTime may be omitted, kept, sent as null (kept) or set to a time not in the future; its endTime not into the past", async () => {
     const client = admin();
     const id = await client.cta();
     const { startTime } = await client.get(id);
@@ -109,12 +108,8 @@ eachDatabase('live edits', (database) => {
         ),
       ),
     );
-    expect((await client.update(id, { ...KEEP_TIMES, startTime: null })).body).toEqual(
-      errorBody(
-        'CTA_STATUS_UPDATE_INVALID',
-        `startTime: CTA ${id} is live: its startTime may move to a time not in the future, not be cleared`,
-      ),
-    );
+    expect((await client.update(id, { ...KEEP_TIMES, startTime: null })).status).toBe(200);
+    expect((await client.get(id)).startTime).toBe(dayAgo);
     const ended = api.clock.now() - MINUTE;
     expect((await client.update(id, { ...KEEP_TIMES, endTime: ended })).body).toEqual(
       errorBody(
@@ -127,6 +122,19 @@ eachDatabase('live edits', (database) => {
       errorBody('INVALID_REQUEST', expect.stringMatching(/^startTime must lie between .* too far ahead$/)),
     );
     expect((await client.get(id)).startTime).toBe(dayAgo);
+  });
+
+  it('a null startTime keeps the start of a paused CTA, which can then be scheduled again; only a draft start is cleared', async () => {
+    const client = admin();
+    const start = api.clock.now() + 2 * HOUR;
+    const id = await client.cta({ startTime: start, actions: ['schedule', 'pause'] });
+    expect((await client.update(id, { ...KEEP_TIMES, startTime: null, description: 'paused, saved' })).status).toBe(200);
+    expect(await client.get(id)).toMatchObject({ ctaStatus: 'paused', startTime: start, description: 'paused, saved' });
+    expect((await client.status(id, 'schedule')).status).toBe(200);
+    expect(await client.get(id)).toMatchObject({ ctaStatus: 'scheduled', startTime: start });
+    const draft = await client.cta({ startTime: start, actions: [] });
+    expect((await client.update(draft, { ...KEEP_TIMES, startTime: null })).status).toBe(200);
+    expect((await client.get(draft)).startTime).toBeNull();
   });
 
   it.each<[string, Record<string, any>, string]>([
@@ -204,7 +212,9 @@ eachDatabase('live edits', (database) => {
     }
     const live = await client.cta();
     expect((await client.update(live, KEEP_TIMES)).status).toBe(200);
-    expect((await client.status(live, 'live')).body).toEqual(errorBody('CTA_STATUS_UPDATE_INVALID', `CTA ${live} is already live`));
+    expect((await client.status(live, 'live')).body).toEqual(
+      errorBody('CTA_STATUS_UPDATE_INVALID', `CTA ${live} is already live; nothing to change`),
+    );
   });
 
   it('restores a live CTA to a version with the same state graph, and refuses one with another', async () => {
@@ -224,6 +234,19 @@ eachDatabase('live edits', (database) => {
     expect((await restore(threeStates)).status).toBe(200);
     expect(await client.get(id)).toMatchObject({ ctaStatus: 'live', description: 'three states' });
     expect((await history(client, id))[0]).toMatchObject({ action: 'restore', before: { ctaStatus: 'live' } });
+  });
+
+  it('restores a live CTA to a version from its draft days without a start: the start it has is kept', async () => {
+    const client = admin();
+    const id = await client.cta({ actions: [] });
+    const [created] = await history(client, id);
+    expect(created.after.startTime).toBeNull();
+    await client.move(id, 'live');
+    await client.edit(id, { ...KEEP_TIMES, description: 'edited while live' });
+    const { startTime } = await client.get(id);
+    expect(startTime).not.toBeNull();
+    expect((await api.post(`/engine/ctas/${id}/restore/${created.id}`, undefined, client.headers())).status).toBe(200);
+    expect(await client.get(id)).toMatchObject({ ctaStatus: 'live', startTime, description: created.after.description });
   });
 
   it('lets no state graph change slip onto a CTA that goes live at the same moment', async () => {

@@ -1,12 +1,12 @@
 import { AdminClient } from './admin-client';
-import { ctaBody, examples, sdkHeaders } from './fixtures';
+import { ctaBody, examples, sdkHeaders, tagBody } from './fixtures';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
 /**
  * Rule values as the real admin panel sends them, and what devices need of actions: filter values
  * as strings (numbers as numeric strings or "", booleans as "true"/"false"/"" — stored as the JSON
- * boolean meant, since devices read `Boolean("false")` as true), and the templates devices render or
- * emit. Create, update, test create and validate agree on each.
+ * boolean meant, since devices read `Boolean("false")` as true), frequency windows in weeks (stored
+ * as days) or months (refused), and the templates devices render or emit. Create, update, test create and validate agree on each.
  */
 
 const LAUNCH = '/cta/active/state-machines/';
@@ -151,6 +151,62 @@ eachDatabase('rule values as the real admin panel sends them', (database) => {
     ])('refuses %s everywhere, saying what devices would read', async (_case, type, value, message) => {
       const client = admin();
       expect(await everyWrite(client, filterRule(type, value))).toEqual(refusedEverywhere(`${FILTER}.comparisonValue`, message));
+    });
+  });
+
+  describe('frequency windows as the panel offers them', () => {
+    const windowRule = (unit: string, value: number): Record<string, any> => {
+      const rule = examples.rule();
+      rule.frequency.window = { limit: 3, unit, value };
+      return rule;
+    };
+
+    it('weeks are stored and served as days × 7 on create, update and test create; validate warns', async () => {
+      const client = admin();
+      const days = { limit: 3, unit: 'days', value: 14 };
+      const id = await client.create({ rule: windowRule('weeks', 2) });
+      expect((await client.get(id)).rule.frequency.window).toEqual(days);
+      await client.edit(id, { rule: windowRule('weeks', 2) });
+      expect((await client.get(id)).rule.frequency.window).toEqual(days);
+      await client.move(id, 'live');
+      const testId = await client.testCta([42], 5, windowRule('weeks', 2));
+      const served = (await api.post(LAUNCH, {}, sdkHeaders(client.tenantId, '42'))).body.data.ctas;
+      expect(served.map((cta: any) => [cta.ctaId, cta.rule.frequency.window]).sort()).toEqual(
+        [String(id), testId].sort().map((ctaId) => [ctaId, days]),
+      );
+      const validation = (await api.post('/engine/ctas/validate', ctaBody({ rule: windowRule('weeks', 2) }), client.headers())).body.data;
+      expect(validation).toMatchObject({ valid: true, errors: [] });
+      expect(validation.warnings.filter((warning: any) => warning.path === 'rule.frequency.window')).toEqual([
+        { path: 'rule.frequency.window', message: '2 weeks are stored as 14 days (devices count in seconds, minutes, hours or days)' },
+      ]);
+    });
+
+    it('months are refused everywhere, naming the field and saying why', async () => {
+      expect(await everyWrite(admin(), windowRule('months', 1))).toEqual(
+        refusedEverywhere(
+          'rule.frequency.window.unit',
+          '"months" cannot be stored: a month has no fixed length (28 to 31 days), so devices cannot count one; use days (e.g. 30)',
+        ),
+      );
+    });
+
+    it("a behaviour tag's exposure window takes weeks as days × 7 and refuses months", async () => {
+      const client = admin();
+      const inUnit = (unit: string) => {
+        const body = tagBody('weekly');
+        body.exposureRule.window = { limit: 1, unit: unit as 'days', value: 3 };
+        return body;
+      };
+      expect((await client.tags.create(inUnit('weeks'))).status).toBe(200);
+      const [tag] = (await client.tags.list()).body.data.behaviourTags;
+      expect(tag.exposureRule.window).toEqual({ limit: 1, unit: 'days', value: 21 });
+      const { behaviourTagName: _name, ...update } = inUnit('months');
+      expect((await client.tags.update('weekly', update)).body).toEqual(
+        errorBody(
+          'CAMPAIGN_INVALID',
+          'exposureRule.window.unit "months" cannot be stored: a month has no fixed length (28 to 31 days), so devices cannot count one; use days (e.g. 30)',
+        ),
+      );
     });
   });
 

@@ -39,6 +39,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/engine/behaviour-tags/t/history', needs: 'viewer' },
   { method: 'GET', path: '/engine/ctas/1/insights', needs: 'viewer' },
   { method: 'GET', path: '/engine/insights', needs: 'viewer' },
+  { method: 'GET', path: '/engine/cohort-names?userId=ops', needs: 'viewer' },
   { method: 'POST', path: '/engine/ctas', needs: 'editor', body: {} },
   { method: 'PUT', path: '/engine/ctas/1', needs: 'editor', body: {} },
   { method: 'POST', path: '/engine/ctas/validate', needs: 'editor', body: [] },

@@ -43,7 +43,12 @@ const SDK_ROUTES: Route[] = [
   { method: 'GET', path: '/cta/nudge/preview/some-preview' },
 ];
 
-const ADMIN_ROUTES = [...adminRoutes('engine'), ...adminRoutes('thunder')];
+/** Under the admin prefix, an alias, and the root (the alias `/`, which the newest panel builds write to). */
+const ADMIN_ROUTES = [
+  ...adminRoutes('engine'),
+  ...adminRoutes('thunder'),
+  ...adminRoutes('engine').map((route) => ({ ...route, path: route.path.replace(/^\/engine/, '') })),
+];
 const label = (route: Route): string => `${route.method} ${route.path}`;
 const ADMIN_HEADERS = { user: 'ops@example.com' };
 const SDK_HEADERS = { 'auth-userid': '42', api_version: '1' };
@@ -57,7 +62,7 @@ eachDatabase('access control', (database) => {
     api = await TestApp.start(database, {
       ADMIN_API_KEYS: `${ADMIN_KEY}, ${SECOND_ADMIN_KEY}`,
       SDK_API_KEYS: SDK_KEY,
-      ADMIN_PREFIX_ALIASES: 'thunder',
+      ADMIN_PREFIX_ALIASES: 'thunder,/',
     });
   });
   afterAll(async () => {

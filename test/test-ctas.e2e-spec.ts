@@ -130,8 +130,8 @@ eachDatabase('Test CTAs', (database) => {
       ['rule missing', { rule: undefined }, 'rule'],
       [
         'rule invalid',
-        { rule: { ...examples.rule(), frequency: { ...examples.rule().frequency, window: { limit: 1, unit: 'weeks', value: 1 } } } },
-        'rule.frequency.window.unit: must be one of days, hours, minutes, seconds',
+        { rule: { ...examples.rule(), frequency: { ...examples.rule().frequency, window: { limit: 1, unit: 'fortnights', value: 1 } } } },
+        'rule.frequency.window.unit: must be one of days, hours, minutes, seconds, or weeks (stored as days × 7)',
       ],
     ];
     it.each(invalid)('rejects %s with CTA_CREATION_ERROR, writing nothing', async (_case, fields, message) => {

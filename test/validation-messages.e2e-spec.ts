@@ -75,7 +75,7 @@ eachDatabase('Validation messages', (database) => {
     );
     const tag = {
       behaviourTagName: 7,
-      exposureRule: { session: 5, window: { limit: 'x', unit: 'weeks', value: 1 }, lifespan: { limit: -1 } },
+      exposureRule: { session: 5, window: { limit: 'x', unit: 'months', value: 1 }, lifespan: { limit: -1 } },
       ctaRelation: { shownCta: { rule: 'ANY', ctaList: [] }, hideCta: { rule: 'REST', ctaList: [] } },
       linkedCtas: [],
     };
@@ -83,7 +83,8 @@ eachDatabase('Validation messages', (database) => {
       errorBody(
         'CAMPAIGN_INVALID',
         'behaviourTagName must be a string; exposureRule.session must be an object; exposureRule.window.limit must be an integer number; ' +
-          'exposureRule.window.unit must be one of the following values: days, hours, minutes, seconds; exposureRule.lifespan.limit must not be less than 0',
+          'exposureRule.window.unit "months" cannot be stored: a month has no fixed length (28 to 31 days), so devices cannot count one; use days (e.g. 30); ' +
+          'exposureRule.lifespan.limit must not be less than 0',
       ),
     );
   });

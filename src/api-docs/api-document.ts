@@ -36,8 +36,8 @@ const tagsOf = (operation: unknown): string[] =>
   operation && typeof operation === 'object' && 'tags' in operation && Array.isArray(operation.tags) ? operation.tags : [];
 
 /** Where the console and its document are served. */
-const DOCS_PATH = '/docs';
-const DOCS_JSON_PATH = '/docs-json';
+export const DOCS_PATH = '/docs';
+export const DOCS_JSON_PATH = '/docs-json';
 
 /** The console's page, its assets and the document: the routes whose answers carry validators (http/response-validators.ts). */
 export const isApiDocsRoute = (url: string): boolean => url === DOCS_PATH || url.startsWith(`${DOCS_PATH}/`) || url === DOCS_JSON_PATH;

@@ -82,7 +82,8 @@ export const TAG_ERRORS = {
         [ErrorCode.CAMPAIGN_INVALID, 'linkedCtas: CTA 99 does not exist'],
         [
           ErrorCode.CAMPAIGN_INVALID,
-          'exposureRule.window.unit must be one of the following values: days, hours, minutes, seconds; linkedCtas is required',
+          'exposureRule.window.unit "months" cannot be stored: a month has no fixed length (28 to 31 days), so devices cannot count one; ' +
+            'use days (e.g. 30); linkedCtas is required',
         ],
         MISSING_USER,
       ],

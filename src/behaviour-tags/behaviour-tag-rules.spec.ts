@@ -38,6 +38,15 @@ describe('tagDefinition', () => {
     });
   });
 
+  it('stores a window in weeks as days × 7, and refuses one too long for devices', () => {
+    const inWeeks = (value: number) =>
+      body({ exposureRule: { session: { limit: 1 }, window: { limit: 2, unit: 'weeks', value }, lifespan: { limit: 20 } } });
+    expect(tagDefinition(inWeeks(2)).exposureRule.window).toEqual({ limit: 2, unit: 'days', value: 14 });
+    expect(failure(() => tagDefinition(inWeeks(2 ** 30))).message).toBe(
+      `exposureRule.window.value: ${2 ** 30} weeks are ${7 * 2 ** 30} days, more than the 2147483647 devices can count`,
+    );
+  });
+
   it('reads an absent or null description as null', () => {
     expect(tagDefinition(body({ description: undefined })).description).toBeNull();
     expect(tagDefinition(body({ description: null })).description).toBeNull();

@@ -4,6 +4,7 @@ import { RUNNING_STATUSES, TAG_CHANGEABLE_STATUSES, TAG_LINKABLE_STATUSES } from
 import type { CtaStatus } from '../ctas/cta.types';
 import type { CtaRelation, CtaRelationSide, TagExposureRule } from './behaviour-tag.types';
 import { ctaIdString } from '../ctas/cta-id';
+import { weeksAsDays } from '../ctas/exposure-limits';
 import type { BehaviourTagRulesDto, CtaRelationSideDto } from './dto/behaviour-tag-body.dto';
 
 /**
@@ -43,11 +44,17 @@ function relationSide(side: CtaRelationSideDto): CtaRelationSide {
 /** The stored form of a body; fails when a `ctaList` names a CTA that `linkedCtas` does not. */
 export function tagDefinition(body: BehaviourTagRulesDto): TagDefinition {
   const { session, window, lifespan } = body.exposureRule;
+  const storedWindow = { limit: window.limit, unit: window.unit, value: window.value };
+  const weeks = weeksAsDays(storedWindow);
+  if (weeks !== null && 'problem' in weeks) {
+    throw invalid(`exposureRule.window.value: ${weeks.problem}`);
+  }
   const definition: TagDefinition = {
     description: body.description ?? null,
     exposureRule: {
       session: { limit: session.limit },
-      window: { limit: window.limit, unit: window.unit, value: window.value },
+      // The DTO took the unit, and weeksAsDays turned weeks into days: a unit devices run.
+      window: storedWindow as TagExposureRule['window'],
       lifespan: { limit: lifespan.limit },
     },
     ctaRelation: {

@@ -7,7 +7,7 @@ import { DataEnvelope, dataEnvelope, NULL_DATA } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { OperatorUser } from '../security/operator';
-import { CheckedBody } from '../common/validation';
+import { CheckedBody, ValidQuery } from '../common/validation';
 import { ChangeOrigin } from '../audit/change-origin';
 import {
   COHORT_BODY_EXAMPLES,
@@ -24,11 +24,12 @@ import {
   STATIC_RECORD,
 } from './cohort-api-examples';
 import { createCohortProblems, updateCohortProblems } from './cohort-body';
+import { ALL_USERS_COHORT } from './cohort-provider';
 import { CohortMembersService, MemberChange } from './cohort-members.service';
 import type { CohortRecord } from './cohort-record';
 import { CohortsService } from './cohorts.service';
 import { CreateCohortDto, UpdateCohortDto } from './dto/cohort-body.dto';
-import { CohortListDto, CohortRecordDto, MemberChangeDto, MembershipDto } from './dto/cohort-record.dto';
+import { CohortListDto, CohortNamesQueryDto, CohortRecordDto, MemberChangeDto, MembershipDto } from './dto/cohort-record.dto';
 import { MemberUpload, MemberUploadBody } from './member-uploads';
 
 /** What the two upload routes (add and replace) share: they differ only in what they do. */
@@ -211,5 +212,33 @@ export class CohortsController {
     @Param('userId') userId: string,
   ): Promise<DataEnvelope<MembershipDto>> {
     return dataEnvelope({ member: await this.members.isMember(tenantId, name, userId) });
+  }
+}
+
+/**
+ * `GET /cohort-names`: the names a CTA can target, `all` first, as the cohort picker of the real admin panel reads
+ * them (`data` an array of names; it sends a `userId` of its own, which is ignored): docs/admin-panel.md.
+ */
+@ApiTags(API_TAG.cohorts)
+@Controller('cohort-names')
+export class CohortNamesController {
+  constructor(private readonly cohorts: CohortsService) {}
+
+  @Get()
+  @AdminEndpoint({
+    summary: 'The cohort names a CTA can target: `all`, then every cohort of the tenant by name',
+    description:
+      "For cohort pickers (the real admin panel's NEXT_PUBLIC_COHORT_URL): `all` is every user; the rest are the tenant's " +
+      'static and rule cohorts, sorted. A `userId` query parameter is accepted and ignored.',
+    role: 'viewer',
+    answers: {
+      data: { type: 'array', items: { type: 'string' } },
+      description: '`all` and every cohort name',
+      example: [ALL_USERS_COHORT, STATIC_RECORD.name, RULE_RECORD.name],
+    },
+    errors: COHORT_ERRORS.list,
+  })
+  async names(@TenantId() tenantId: string, @ValidQuery() _query: CohortNamesQueryDto): Promise<DataEnvelope<string[]>> {
+    return dataEnvelope(await this.cohorts.names(tenantId));
   }
 }

@@ -16,6 +16,7 @@ import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
 import { CohortMembersService } from './cohort-members.service';
+import { ALL_USERS_COHORT } from './cohort-provider';
 import { cohortFieldProblems, cohortRuleCheck, updateCohortProblems } from './cohort-body';
 import { CohortRecord, toCohortRecord } from './cohort-record';
 import { CohortKind, CohortRule, cohortsNamedBy, COHORT_KINDS } from './cohort-rule';
@@ -87,6 +88,16 @@ export class CohortsService {
       usedBy.set(link.cohortName, ids);
     }
     return cohorts.map((cohort) => toCohortRecord(cohort, usedBy.get(cohort.name) ?? []));
+  }
+
+  /** `all` (every user) first, then every cohort of the tenant by name: what a CTA's cohortEligibility can name. */
+  async names(tenantId: string): Promise<string[]> {
+    const cohorts = await this.dataSource.manager.find(CohortEntity, {
+      select: { name: true },
+      where: { tenantId },
+      order: { name: 'ASC' },
+    });
+    return [ALL_USERS_COHORT, ...cohorts.map((cohort) => cohort.name)];
   }
 
   async get(tenantId: string, name: string): Promise<CohortRecord> {

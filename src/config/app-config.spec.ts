@@ -182,9 +182,50 @@ describe('loadAppConfig', () => {
     expect(failure({ LOG_LEVEL: 'verbose' }).message).toContain('must be one of fatal, error, warn, info, debug, trace, silent');
   });
 
-  it('refuses an SDK prefix equal to the admin prefix or one of its aliases', () => {
+  it('refuses an SDK prefix equal to the admin prefix or one of its aliases, or below one', () => {
     expect(failure({ SDK_PREFIX: 'engine' }).message).toMatch(/^Invalid configuration: SDK_PREFIX must differ/);
     expect(failure({ ADMIN_PREFIX_ALIASES: 'thunder', SDK_PREFIX: 'thunder' }).message).toMatch(/^Invalid configuration: SDK_PREFIX/);
+    expect(failure({ ADMIN_PREFIX: 'cta/admin' }).message).toMatch(/^Invalid configuration: SDK_PREFIX must differ/);
+  });
+
+  it("takes '/' among the aliases: the admin API at the root as well", () => {
+    expect(loadAppConfig({ ADMIN_PREFIX_ALIASES: 'thunder, /' })).toMatchObject({
+      adminPrefix: 'engine',
+      adminPrefixAliases: ['thunder', '/'],
+    });
+    expect(loadAppConfig({ ADMIN_PREFIX_ALIASES: '//' }).adminPrefixAliases).toEqual(['/']);
+    expect(failure({ ADMIN_PREFIX: '/' }).message).toMatch(/^Invalid configuration: ADMIN_PREFIX must be a URL path segment/);
+  });
+
+  it.each<[Record<string, string>, string]>([
+    [{ ADMIN_PREFIX: 'docs' }, "ADMIN_PREFIX 'docs' would collide with /docs, which the service serves itself"],
+    [{ ADMIN_PREFIX: 'health/admin' }, "ADMIN_PREFIX 'health/admin' would collide with /health, which the service serves itself"],
+    [
+      { ADMIN_PREFIX_ALIASES: 'thunder,metrics' },
+      "ADMIN_PREFIX_ALIASES 'metrics' would collide with /metrics, which the service serves itself",
+    ],
+    [
+      { ADMIN_PREFIX_ALIASES: 'docs-json' },
+      "ADMIN_PREFIX_ALIASES 'docs-json' would collide with /docs-json, which the service serves itself",
+    ],
+    [
+      { ADMIN_PREFIX_ALIASES: '/', SDK_PREFIX: 'ctas' },
+      "ADMIN_PREFIX_ALIASES '/' would serve the admin routes under /ctas, which collide with the SDK routes under /ctas",
+    ],
+    [
+      { ADMIN_PREFIX_ALIASES: '/', SDK_PREFIX: 'cohorts/sdk' },
+      "ADMIN_PREFIX_ALIASES '/' would serve the admin routes under /cohorts, which collide with the SDK routes under /cohorts/sdk",
+    ],
+    [
+      { ADMIN_PREFIX: 'ctas', ADMIN_PREFIX_ALIASES: '/' },
+      "ADMIN_PREFIX 'ctas' would collide with the admin routes under /ctas, served at the root ('/' is an alias)",
+    ],
+    [
+      { ADMIN_PREFIX_ALIASES: 'events/legacy,/' },
+      "ADMIN_PREFIX_ALIASES 'events/legacy' would collide with the admin routes under /events, served at the root ('/' is an alias)",
+    ],
+  ])('refuses an admin prefix or alias colliding with what else is served: %p', (env, message) => {
+    expect(failure(env).message).toBe(`Invalid configuration: ${message}`);
   });
 
   it('reads ADMIN_API_KEYS entries as name:role:key, bare keys as admin keys named key-1, key-2, … in order', () => {

@@ -1,4 +1,10 @@
+import { DOCS_JSON_PATH, DOCS_PATH } from '../api-docs/api-document';
 import { DEFAULT_COHORT_UPLOAD_LIMIT_BYTES } from '../cohorts/member-uploads';
+import { occupiedPaths, pathsOverlap, ROOT_PREFIX } from '../common/path-prefix';
+import { adminRouteRoots } from '../cta-orchestration.module';
+import { routeRoots } from '../http/mount-controllers';
+import { HealthController } from '../operations/health.controller';
+import { MetricsController } from '../operations/metrics.controller';
 import { APPROVER_ROLE } from '../approvals/approval-rules';
 import { DEFAULT_SDK_BODY_LIMIT_BYTES } from '../http/sdk-request-limits';
 import { AdminApiKey, parseAdminApiKeys } from '../security/admin-api-keys';
@@ -190,17 +196,52 @@ function approvalsRequired(env: Env, keys: AdminApiKey[]): boolean {
   return required;
 }
 
+/** What the standalone service serves outside the two APIs: the console and its document, health and metrics. */
+const SERVICE_PATHS: readonly string[] = [
+  ...[DOCS_PATH, DOCS_JSON_PATH].map((path) => path.replace(/^\//, '')),
+  ...routeRoots([HealthController, MetricsController]),
+];
+
+/**
+ * ADMIN_PREFIX, ADMIN_PREFIX_ALIASES (`/` among them serves the admin API at the root as well) and SDK_PREFIX.
+ * No admin prefix may collide with the SDK prefix or the service's own paths, nor, when the admin API is also at
+ * the root, with its routes there (ADMIN_PREFIX=ctas beside `/` would make /ctas/ctas both a list and a CTA).
+ */
+function prefixes(env: Env): Pick<AppConfig, 'adminPrefix' | 'adminPrefixAliases' | 'sdkPrefix'> {
+  const adminPrefix = prefix('ADMIN_PREFIX', read(env, 'ADMIN_PREFIX') ?? 'engine');
+  const sdkPrefix = prefix('SDK_PREFIX', read(env, 'SDK_PREFIX') ?? 'cta');
+  const adminPrefixAliases = list(env, 'ADMIN_PREFIX_ALIASES').map((alias) =>
+    /^\/+$/.test(alias) ? ROOT_PREFIX : prefix('ADMIN_PREFIX_ALIASES', alias),
+  );
+  if ([adminPrefix, ...adminPrefixAliases].some((admin) => pathsOverlap(admin, sdkPrefix))) {
+    throw new InvalidConfigError('SDK_PREFIX', `must differ from the admin prefix and its aliases, got '${sdkPrefix}'`);
+  }
+  const rootRoutes = adminPrefixAliases.includes(ROOT_PREFIX) ? adminRouteRoots() : [];
+  const servedOtherwise = [
+    ...SERVICE_PATHS.map((path) => ({ path, what: `/${path}, which the service serves itself` })),
+    { path: sdkPrefix, what: `the SDK routes under /${sdkPrefix}` },
+  ];
+  const servedAtRoot = rootRoutes.map((path) => ({ path, what: `the admin routes under /${path}, served at the root ('/' is an alias)` }));
+  const named = [['ADMIN_PREFIX', adminPrefix], ...adminPrefixAliases.map((alias) => ['ADMIN_PREFIX_ALIASES', alias])];
+  for (const [variable, admin] of named) {
+    const atRoot = admin === ROOT_PREFIX;
+    for (const path of occupiedPaths(admin, rootRoutes)) {
+      const collision = [...servedOtherwise, ...(atRoot ? [] : servedAtRoot)].find((other) => pathsOverlap(path, other.path));
+      if (collision) {
+        const serving = atRoot ? `'/' would serve the admin routes under /${path}, which collide with` : `'${admin}' would collide with`;
+        throw new InvalidConfigError(variable, `${serving} ${collision.what}`);
+      }
+    }
+  }
+  return { adminPrefix, adminPrefixAliases, sdkPrefix };
+}
+
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new InvalidConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
   }
-  const adminPrefix = prefix('ADMIN_PREFIX', read(env, 'ADMIN_PREFIX') ?? 'engine');
-  const sdkPrefix = prefix('SDK_PREFIX', read(env, 'SDK_PREFIX') ?? 'cta');
-  const adminPrefixAliases = list(env, 'ADMIN_PREFIX_ALIASES').map((alias) => prefix('ADMIN_PREFIX_ALIASES', alias));
-  if ([adminPrefix, ...adminPrefixAliases].includes(sdkPrefix)) {
-    throw new InvalidConfigError('SDK_PREFIX', `must differ from the admin prefix and its aliases, got '${sdkPrefix}'`);
-  }
+  const { adminPrefix, adminPrefixAliases, sdkPrefix } = prefixes(env);
   const keys = adminApiKeys(env);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),

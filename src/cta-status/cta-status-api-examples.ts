@@ -15,13 +15,13 @@ export const CTA_STATUS_ERRORS = {
     description:
       'CTA_STATUS_INVALID: the action is not live, pause, schedule, conclude or terminate; CTA_ID_INVALID: no such CTA (or a test CTA); ' +
       'CTA_STATUS_UPDATE_INVALID: the change is not allowed from the current status ("cannot move CTA 1 from concluded to live"; ' +
-      '"CTA 1 is already live" for the status it has), schedule without a startTime that is not in the past, or, with approvals ' +
+      '"CTA 1 is already live; nothing to change" for the status it has), schedule without a startTime that is not in the past, or, with approvals ' +
       "required, live or schedule without another key's approval of the current content",
     examples: [
       [ErrorCode.CTA_STATUS_INVALID, "unknown status action 'start'; use one of live, pause, schedule, conclude, terminate"],
       [ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'],
       [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'cannot move CTA 1 from concluded to live'],
-      [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'CTA 1 is already live'],
+      [ErrorCode.CTA_STATUS_UPDATE_INVALID, 'CTA 1 is already live; nothing to change'],
       [ErrorCode.CTA_STATUS_UPDATE_INVALID, "CTA 1 needs an approval by a key other than 'alice', who last changed it"],
       [
         ErrorCode.CTA_STATUS_UPDATE_INVALID,

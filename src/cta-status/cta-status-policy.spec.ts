@@ -8,6 +8,7 @@ import {
   keepsUserStateAt,
   LIVE_EDIT_STATUSES,
   RUNNING_STATUSES,
+  sentStartTime,
   TAG_CHANGEABLE_STATUSES,
   TAG_LINKABLE_STATUSES,
 } from './cta-status-policy';
@@ -81,12 +82,21 @@ describe('editRefusal', () => {
     }
   });
 
+  it('reads a null start as kept once the CTA has left draft, and clears only a draft start', () => {
+    expect(sentStartTime('draft', null)).toBeNull();
+    for (const status of ['scheduled', 'live', 'paused'] as const) {
+      expect(sentStartTime(status, null)).toBeUndefined();
+      expect(sentStartTime(status, 5)).toBe(5);
+    }
+    expect(sentStartTime('live', undefined)).toBeUndefined();
+  });
+
   it.each<[string, EditedCta, Partial<CtaEdit>, RegExp | null]>([
     ['a live start kept, however old', cta('live', { startTime: 5 }), { startTime: 5 }, null],
     ['a live start moved back', cta('live'), { startTime: 1 }, null],
     ['a live start at now', cta('live'), { startTime: NOW_MS }, null],
     ['a live start in the future', cta('live'), { startTime: NOW_MS + 1 }, /^startTime: .* is in the future .*pause it, then schedule it$/],
-    ['a live start cleared', cta('live'), { startTime: null }, /^startTime: CTA 12 is live: .*not be cleared$/],
+    ['a live start sent as null (kept)', cta('live'), { startTime: null }, null],
     ['a scheduled start moved ahead', cta('scheduled', { startTime: NOW_MS + 10 }), { startTime: NOW_MS + 99 }, null],
     ['a scheduled start kept though passed', cta('scheduled'), { startTime: NOW_MS - 100 }, null],
     [
@@ -95,7 +105,7 @@ describe('editRefusal', () => {
       { startTime: NOW_MS - 1 },
       /is in the past .*CTA 12 is scheduled, so/,
     ],
-    ['a scheduled start cleared', cta('scheduled'), { startTime: null }, /^startTime: CTA 12 is scheduled and needs its startTime/],
+    ['a scheduled start sent as null (kept)', cta('scheduled', { startTime: NOW_MS + 10 }), { startTime: null }, null],
     ['an end cleared', cta('live', { endTime: NOW_MS + 5 }), { endTime: null }, null],
     ['an end in the past', cta('live'), { endTime: NOW_MS - 1 }, /^endTime: .* is in the past .*: to end CTA 12 now, conclude it$/],
     ['a scheduled end in the past', cta('scheduled'), { endTime: NOW_MS - 1 }, /terminate it$/],

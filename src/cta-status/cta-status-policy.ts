@@ -65,12 +65,22 @@ export interface EditedCta {
   endTime: number | null;
 }
 
+/**
+ * The start an update or restore sends, as the CTA's status reads it: `null` keeps the stored start of a CTA
+ * that has left draft (the newest builds of the real admin panel send null whenever the operator did not touch
+ * the schedule: docs/decisions/0002-status-lifecycle-and-live-edits.md), so it reads as omitted; only a draft's
+ * start can be cleared.
+ */
+export const sentStartTime = (status: CtaStatus, sent: number | null | undefined): number | null | undefined =>
+  sent === null && status !== 'draft' ? undefined : sent;
+
 /** What the edit does, as far as the CTA's status cares. */
 export interface CtaEdit {
   /** How the rule's state graph changes; null when it is kept. */
   stateGraph: StateGraphChange | null;
-  /** The times the body sends; undefined when it leaves them out (they keep their value). */
+  /** The start the body sends (`sentStartTime`: never null once the CTA left draft); undefined when it keeps the stored one. */
   startTime: number | null | undefined;
+  /** The end the body sends; undefined when it leaves it out (it keeps its value), null to clear it. */
   endTime: number | null | undefined;
 }
 
@@ -100,18 +110,15 @@ export function editRefusal(cta: EditedCta, edit: CtaEdit, now: number, { approv
   }
   const changed = (sent: number | null | undefined, stored: number | null): sent is number | null => sent !== undefined && sent !== stored;
   const nowText = `now ${describeInstant(now)}`;
-  if (changed(edit.startTime, cta.startTime)) {
-    const start = edit.startTime;
+  // A null keeps a live or scheduled CTA's start (`sentStartTime`): only a number moves it.
+  const start = edit.startTime;
+  if (typeof start === 'number' && start !== cta.startTime) {
     if (status === 'live') {
-      if (start === null) {
-        problems.push(`startTime: CTA ${id} is live: its startTime may move to a time not in the future, not be cleared`);
-      } else if (start > now) {
+      if (start > now) {
         problems.push(
           `startTime: ${describeInstant(start)} is in the future (${nowText}): to start CTA ${id} later, pause it, then schedule it`,
         );
       }
-    } else if (start === null) {
-      problems.push(`startTime: CTA ${id} is scheduled and needs its startTime (pause it to clear it)`);
     } else if (start < now) {
       problems.push(
         `startTime: ${describeInstant(start)} is in the past (${nowText}): CTA ${id} is scheduled, so its start may move, not into the past ` +

@@ -152,10 +152,11 @@ function refusal(id: number, cta: CtaRecord | null, action: StatusAction, now: n
   }
   const transition = TRANSITIONS[action];
   if (!transition.from.includes(cta.ctaStatus)) {
-    // The real admin panel sends /live after saving an edit of a live CTA: it shows this message, the edit being saved.
+    // The real admin panel sends /live or /schedule after saving an edit of a CTA already in that status and shows this
+    // message as a toast, the edit being saved: it says so, lest the operator take it for a failed save.
     const message =
       cta.ctaStatus === transition.to
-        ? `CTA ${id} is already ${cta.ctaStatus}`
+        ? `CTA ${id} is already ${cta.ctaStatus}; nothing to change`
         : `cannot move CTA ${id} from ${cta.ctaStatus} to ${transition.to}`;
     return new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, message);
   }

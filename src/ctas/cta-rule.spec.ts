@@ -255,7 +255,7 @@ describe('validateCtaRule', () => {
     [
       'window.unit missing',
       (r) => delete r.frequency.window.unit,
-      'rule.frequency.window.unit: must be one of days, hours, minutes, seconds',
+      'rule.frequency.window.unit: must be one of days, hours, minutes, seconds, or weeks (stored as days × 7)',
     ],
     [
       'lifespan alias invalid',
@@ -349,6 +349,28 @@ describe('rules as the real admin panel sends them', () => {
     expect(storedValue(rule)).toBe(meant);
     expect(normalised).toEqual(note === null ? [] : [{ path: `${FIRST}.filter[0].comparisonValue`, message: note }]);
     expect(storedValue(input)).toBe(value);
+  });
+
+  it('stores a window in weeks as days × 7, noting it, and refuses months saying why', () => {
+    const inWeeks = examples.rule();
+    inWeeks.frequency.window = { limit: 2, unit: 'weeks', value: 3 };
+    const { rule, problems, normalised } = checkCtaRule(inWeeks);
+    expect(problems).toEqual([]);
+    expect(rule?.frequency.window).toEqual({ limit: 2, unit: 'days', value: 21 });
+    expect(normalised).toEqual([
+      { path: 'rule.frequency.window', message: '3 weeks are stored as 21 days (devices count in seconds, minutes, hours or days)' },
+    ]);
+    expect(inWeeks.frequency.window).toEqual({ limit: 2, unit: 'weeks', value: 3 });
+    const inMonths = examples.rule();
+    inMonths.frequency.window = { limit: 2, unit: 'months', value: 1 };
+    expect(problemsOf(inMonths)).toEqual([
+      'rule.frequency.window.unit: "months" cannot be stored: a month has no fixed length (28 to 31 days), so devices cannot count one; use days (e.g. 30)',
+    ]);
+    const tooManyWeeks = examples.rule();
+    tooManyWeeks.frequency.window = { limit: 2, unit: 'weeks', value: 2 ** 30 };
+    expect(problemsOf(tooManyWeeks)).toEqual([
+      `rule.frequency.window.value: ${2 ** 30} weeks are ${7 * 2 ** 30} days, more than the 2147483647 devices can count`,
+    ]);
   });
 
   it('takes "" for a number as sent (devices read it as 0)', () => {

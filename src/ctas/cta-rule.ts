@@ -3,16 +3,8 @@ import { DomainError } from '../common/domain-error';
 import { copyJson } from '../common/json-values';
 import type { ErrorCode } from '../common/error-code';
 import { joinProblemTexts, pathTo as at, Problem, problemText } from '../common/problems';
-import {
-  ACTION_TYPES,
-  COMPARISONS_BY_PROPERTY_TYPE,
-  CtaRule,
-  FILTER_OPERATORS,
-  PROPERTY_TYPES,
-  PropertyType,
-  WINDOW_UNITS,
-} from './cta.types';
-import { exposureLimitProblem } from './exposure-limits';
+import { ACTION_TYPES, COMPARISONS_BY_PROPERTY_TYPE, CtaRule, FILTER_OPERATORS, PROPERTY_TYPES, PropertyType } from './cta.types';
+import { exposureLimitProblem, weeksAsDays, windowUnitProblem } from './exposure-limits';
 
 /**
  * The rule grammar (docs/decisions/0003-device-rule-grammar.md, docs/rule-reference.md), shared by CTA create, update and test
@@ -32,12 +24,15 @@ export interface RuleCheck {
   /**
    * The rule to store (when `rule` was an object): a copy of the input with every unknown key kept,
    * `transitionTo` integers as strings, `frequency.lifespan` renamed to `lifeSpan`, boolean filter
-   * values sent as strings turned into the JSON booleans they mean, optional fields sent as `null`
+   * values sent as strings turned into the JSON booleans they mean, a window in weeks into days, optional fields sent as `null`
    * dropped, and no `ctaValidTill` (derived on read, never stored).
    */
   rule: CtaRule | null;
   problems: Problem[];
-  /** Values stored otherwise than sent (boolean filter values sent as strings): the validate endpoint shows them as warnings. */
+  /**
+   * Values stored otherwise than sent (boolean filter values sent as strings, a window in weeks): the validate
+   * endpoint shows them as warnings.
+   */
   normalised: Problem[];
 }
 
@@ -394,12 +389,12 @@ class RuleChecker {
     this.limit(frequency.session, at(path, 'session'));
     const window = frequency.window;
     if (this.limit(window, at(path, 'window'))) {
-      this.check(
-        (WINDOW_UNITS as readonly unknown[]).includes(window.unit),
-        at(path, 'window.unit'),
-        `must be one of ${WINDOW_UNITS.join(', ')}`,
-      );
+      const unitProblem = windowUnitProblem(window.unit);
+      if (unitProblem !== null) this.problem(at(path, 'window.unit'), unitProblem);
       this.exposureLimit(window.value, at(path, 'window.value'));
+      const weeks = weeksAsDays(window);
+      if (weeks !== null && 'problem' in weeks) this.problem(at(path, 'window.value'), weeks.problem);
+      if (weeks !== null && 'note' in weeks) this.normalised.push({ path: at(path, 'window'), message: weeks.note });
     }
     this.limit(frequency.lifeSpan, at(path, 'lifeSpan'));
   }

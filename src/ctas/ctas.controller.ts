@@ -112,7 +112,8 @@ export class CtasController {
     summary: 'Update a CTA (a live or scheduled one only in ways devices can absorb)',
     exampleNeeds: EXAMPLE_NEEDS.cta,
     description:
-      'Replaces tags, team and rule; an omitted description, startTime or endTime keeps its value, an explicit null clears it. ' +
+      'Replaces tags, team and rule; an omitted description, startTime or endTime keeps its value, an explicit null clears it ' +
+      '(a startTime only in draft: null keeps the start of a scheduled, live or paused CTA). ' +
       '`name` cannot be sent. Draft and paused CTAs take any valid body. Live and scheduled CTAs take an update that keeps ' +
       'the state graph — the same states (stateTransition, transitionTo, stateToAction, resetStates) and the same ' +
       'groupByConfig.groupByKeys — so texts, templates, actions, filters, priority, frequency, cohorts, tags and team may ' +

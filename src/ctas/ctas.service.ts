@@ -8,7 +8,7 @@ import { writeCtaCohortLinks } from '../cohorts/cta-cohort-links';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
-import { editRefusal, LIVE_EDIT_STATUSES } from '../cta-status/cta-status-policy';
+import { editRefusal, LIVE_EDIT_STATUSES, sentStartTime } from '../cta-status/cta-status-policy';
 import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
@@ -139,13 +139,14 @@ export class CtasService {
         throw unknownCta(id);
       }
       const liveEdit = LIVE_EDIT_STATUSES.includes(current.status);
+      const sentStart = sentStartTime(current.status, body.startTime);
       // A live or scheduled CTA's times follow its status (editRefusal) rather than the window's lower bound.
       const fields = this.validFields(body, this.timeProblems(body, now, { pastAllowed: liveEdit }));
       const refusal = editRefusal(
         { id, status: current.status, startTime: current.startTime, endTime: current.endTime },
         {
           stateGraph: liveEdit ? stateGraphChange(current.rule, fields.rule) : null,
-          startTime: body.startTime,
+          startTime: sentStart,
           endTime: body.endTime,
         },
         now,
@@ -155,8 +156,8 @@ export class CtasService {
         throw new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, refusal);
       }
       const before = await this.records.recordOf(manager, current);
-      // Omitted description/startTime/endTime keep their value; an explicit null clears it.
-      const startTime = body.startTime === undefined ? current.startTime : body.startTime;
+      // Omitted description/startTime/endTime keep their value; an explicit null clears it (a start only in draft).
+      const startTime = sentStart === undefined ? current.startTime : sentStart;
       const endTime = body.endTime === undefined ? current.endTime : body.endTime;
       const order = startTime !== null && endTime !== null ? endAfterStartProblem(startTime, endTime) : null;
       if (order) {

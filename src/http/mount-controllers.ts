@@ -1,5 +1,5 @@
 import { CanActivate, Controller, Type, UseFilters, UseGuards } from '@nestjs/common';
-import { PATH_METADATA } from '@nestjs/common/constants';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ApiExcludeController, ApiHeader, ApiSecurity } from '@nestjs/swagger';
 import { ApiCommonErrorResponses } from '../common/api-error-responses';
 import { TENANT_HEADER } from '../common/api-headers';
@@ -48,4 +48,24 @@ export function mountControllers(controllers: Type[], { prefix, api, documented,
     }
     return mounted;
   });
+}
+
+const segments = (path: string): string[] => path.split('/').filter(Boolean);
+
+/**
+ * The first path segment of every route of `controllers`, as declared (before any prefix): the paths a mount at
+ * the root occupies.
+ */
+export function routeRoots(controllers: Type[]): string[] {
+  const roots = new Set<string>();
+  for (const controller of controllers) {
+    const base = (Reflect.getMetadata(PATH_METADATA, controller) as string | undefined) ?? '';
+    for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+      const handler = Object.getOwnPropertyDescriptor(controller.prototype, name)?.value as object | undefined;
+      if (typeof handler !== 'function' || !Reflect.hasMetadata(METHOD_METADATA, handler)) continue;
+      const paths = [Reflect.getMetadata(PATH_METADATA, handler) as string | string[]].flat();
+      for (const path of paths) roots.add(segments(`${base}/${path}`)[0] ?? '');
+    }
+  }
+  return [...roots];
 }

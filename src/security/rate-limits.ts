@@ -3,7 +3,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { underPrefix } from '../common/path-prefix';
+import { occupiedPaths, ROOT_PREFIX, underPrefix } from '../common/path-prefix';
+import { adminRouteRoots } from '../cta-orchestration.module';
 import { sdkUserOf } from '../common/request-headers';
 import type { AppConfig } from '../config/app-config';
 
@@ -22,7 +23,11 @@ export async function registerRateLimits(app: NestFastifyApplication, config: Ap
   if (config.adminRateLimitPerMinute === 0 && config.sdkRateLimitPerMinute === 0) {
     return;
   }
-  const isAdminPath = [config.adminPrefix, ...config.adminPrefixAliases].map(underPrefix);
+  // The root alias counts the admin routes it serves there (`/ctas/…`), not every path.
+  const rootRoutes = config.adminPrefixAliases.includes(ROOT_PREFIX) ? adminRouteRoots() : [];
+  const isAdminPath = [config.adminPrefix, ...config.adminPrefixAliases]
+    .flatMap((prefix) => occupiedPaths(prefix, rootRoutes))
+    .map(underPrefix);
   const isSdkPath = underPrefix(config.sdkPrefix);
   const apiOf = (request: FastifyRequest): RateLimitedApi | null => {
     if (isSdkPath(request.url)) return config.sdkRateLimitPerMinute > 0 ? 'sdk' : null;

@@ -52,7 +52,12 @@ describe('behaviour tag bodies', () => {
     ['a negative limit', (b) => (b.exposureRule.lifespan.limit = -1), /^exposureRule\.lifespan\.limit must not be less than 0/],
     ['a fractional limit', (b) => (b.exposureRule.window.limit = 1.5), /^exposureRule\.window\.limit must be an integer/],
     ['a huge window value', (b) => (b.exposureRule.window.value = 2 ** 31), /^exposureRule\.window\.value must not be greater than/],
-    ['an unknown unit', (b) => (b.exposureRule.window.unit = 'weeks'), /^exposureRule\.window\.unit must be one of/],
+    ['an unknown unit', (b) => (b.exposureRule.window.unit = 'fortnights'), /^exposureRule\.window\.unit must be one of/],
+    [
+      'a window in months',
+      (b) => (b.exposureRule.window.unit = 'months'),
+      /^exposureRule\.window\.unit "months" cannot be stored: a month has no fixed length/,
+    ],
     [
       'lifeSpan instead of lifespan',
       (b) => {

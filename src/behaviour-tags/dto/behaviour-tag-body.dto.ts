@@ -1,12 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
-import { WINDOW_UNITS } from '../../ctas/cta.types';
 import type { WindowUnit } from '../../ctas/cta.types';
 import { CTA_RELATION_RULES } from '../behaviour-tag.types';
 import type { CtaRelationRule } from '../behaviour-tag.types';
 import { IsCtaIdList } from '../../ctas/cta-id';
-import { ExposureLimitProperty } from '../../ctas/exposure-limits';
+import { ExposureLimitProperty, WEEKS, WindowUnitProperty } from '../../ctas/exposure-limits';
 
 /**
  * Bodies of `POST /behaviour-tags` and `PUT /behaviour-tags/{name}` (seed
@@ -27,9 +26,8 @@ export class TagWindowDto {
   @ExposureLimitProperty(2)
   limit: number;
 
-  @ApiProperty({ enum: WINDOW_UNITS, example: 'days' })
-  @IsIn(WINDOW_UNITS)
-  unit: WindowUnit;
+  @WindowUnitProperty()
+  unit: WindowUnit | typeof WEEKS;
 
   @ExposureLimitProperty(1, 'window length in `unit`s')
   value: number;

@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
 import type { MemberChange } from '../cohort-members.service';
 import type { CohortRecord } from '../cohort-record';
 import { COHORT_KINDS, CohortKind, CohortRule } from '../cohort-rule';
@@ -46,6 +47,14 @@ export class CohortRecordDto implements CohortRecord {
 export class CohortListDto {
   @ApiPropertyOptional({ type: [CohortRecordDto] })
   cohorts: CohortRecordDto[];
+}
+
+/** Query of `GET /cohort-names`: the real admin panel's cohort picker sends the operator's id, which changes nothing. */
+export class CohortNamesQueryDto {
+  @ApiPropertyOptional({ description: 'accepted and ignored (the real admin panel sends one)' })
+  @IsOptional()
+  @IsString()
+  userId?: string;
 }
 
 /** What a member upload or removal changed. */
