@@ -212,11 +212,12 @@ const sha256Hex: (text: string) => string =
   typeof hash === 'function' ? (text) => hash('sha256', text, 'hex') : (text) => createHash('sha256').update(text).digest('hex');
 
 /**
- * The user's percentile in 0–99 for a salt: the same on every instance and launch, independent
- * across salts (a cryptographic hash of tenant, salt and user id).
+ * The user's bucket in 0 to `buckets` - 1 for a salt (percentiles by default; an experiment's split uses
+ * 10,000): the same on every instance and launch, independent across salts (a cryptographic hash of
+ * tenant, salt and user id).
  */
-export function bucketOf(tenantId: string, salt: string, userId: string): number {
-  return parseInt(sha256Hex(`${tenantId}\u0000${salt}\u0000${userId}`).slice(0, 8), 16) % 100;
+export function bucketOf(tenantId: string, salt: string, userId: string, buckets = 100): number {
+  return parseInt(sha256Hex(`${tenantId}\u0000${salt}\u0000${userId}`).slice(0, 8), 16) % buckets;
 }
 
 /**

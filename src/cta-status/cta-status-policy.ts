@@ -82,7 +82,14 @@ export interface CtaEdit {
   startTime: number | null | undefined;
   /** The end the body sends; undefined when it leaves it out (it keeps its value), null to clear it. */
   endTime: number | null | undefined;
+  /** Whether the experiment (docs/experiments.md) would differ from the stored one. */
+  experimentChanged?: boolean;
 }
+
+/** An experiment is fixed once the CTA has left draft: its counts so far belong to the experiment they were made under. */
+const experimentRefusal = (id: number, status: CtaStatus): string =>
+  `experiment: CTA ${id} is ${status} and has been served, so its experiment is fixed: changing it would mix two experiments in one ` +
+  'set of counts; create another CTA for the new experiment';
 
 /**
  * Why the CTA's status refuses the edit, naming what differs and the way out (the message of
@@ -91,6 +98,9 @@ export interface CtaEdit {
  * approved (docs/decisions/0015-approvals.md).
  */
 export function editRefusal(cta: EditedCta, edit: CtaEdit, now: number, { approvalsRequired = false } = {}): string | null {
+  if (edit.experimentChanged && cta.status !== 'draft' && cta.status !== 'concluded' && cta.status !== 'terminated') {
+    return experimentRefusal(cta.id, cta.status);
+  }
   if (EDITABLE_STATUSES.includes(cta.status)) {
     return null;
   }

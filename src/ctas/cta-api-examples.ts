@@ -60,6 +60,9 @@ export const RULE_EXAMPLE = {
   frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
 };
 
+/** An experiment on the example's rule: 10% held out, converting when the journey completes (state "3", a purchase). */
+export const EXPERIMENT_EXAMPLE = { holdoutPercent: 10, goal: { state: '3' }, windowDays: 7, holdoutEvent: 'cta_holdout' };
+
 /** The created CTA sent back unchanged; its times left out keep their values, so a live CTA takes it too (its state graph is kept). */
 export const UPDATE_EXAMPLE = {
   description: 'Nudge new users who opened the store twice without buying',
@@ -93,6 +96,7 @@ export const RECORD_EXAMPLE = {
     frequency: { ...RULE_EXAMPLE.frequency, lifespan: RULE_EXAMPLE.frequency.lifeSpan },
     ctaValidTill: null,
   },
+  experiment: null,
   createdAt: 1795372000000,
   createdBy: 'ops@example.com',
   lastUpdatedAt: null,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '../common/error-code';
 import { fieldProblemSentence, problemText } from '../common/problems';
 import { CheckedBodyPipe, isJsonObject } from '../common/validation';
+import { experimentProblems } from './cta-experiment';
 import { checkCtaRule, RuleCheckOptions } from './cta-rule';
 import { CtasService } from './ctas.service';
 import { previousCtaIdProblem, testUserIdProblems } from './test-user-ids';
@@ -22,12 +23,17 @@ export class CtaBodyPipe extends CheckedBodyPipe {
   }
 
   protected override moreProblems(body: Record<string, unknown>): string[] {
-    return [...this.ruleProblems(body.rule), ...this.timeProblems(body)];
+    return [...this.ruleProblems(body.rule), ...this.experimentProblems(body), ...this.timeProblems(body)];
   }
 
   /** The rule checker's problems, when the rule is an object at all (else the fields already say so). */
   private ruleProblems(rule: unknown): string[] {
     return isJsonObject(rule) ? checkCtaRule(rule, this.ruleOptions).problems.map(problemText) : [];
+  }
+
+  /** The experiment's problems (docs/experiments.md), against the rule as sent. */
+  protected experimentProblems(body: Record<string, unknown>): string[] {
+    return experimentProblems(body.experiment, body.rule).map(problemText);
   }
 
   /** The times' problems, for the times that are integers (else the fields already say so). */
@@ -60,6 +66,11 @@ export class TestCtaBodyPipe extends CtaBodyPipe {
   }
 
   protected override timeProblems(): string[] {
+    return [];
+  }
+
+  /** A test CTA has no experiment: its DTO refuses the field. */
+  protected override experimentProblems(): string[] {
     return [];
   }
 }

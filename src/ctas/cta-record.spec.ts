@@ -39,6 +39,7 @@ describe('editableFields', () => {
       endTime: 99,
       ctaStatus: 'paused',
       rule,
+      experiment: { holdoutPercent: 10, goal: { state: '2' }, windowDays: 7, holdoutEvent: 'cta_holdout' },
       createdAt: 1,
       createdBy: 'alice',
       lastUpdatedAt: 2,
@@ -52,6 +53,7 @@ describe('editableFields', () => {
       startTime: 5,
       endTime: 99,
       rule: { priority: 5, stateToAction: {} },
+      experiment: { holdoutPercent: 10, goal: { state: '2' }, windowDays: 7, holdoutEvent: 'cta_holdout' },
     });
     expect(rule.ctaValidTill).toBe(99);
   });

@@ -1,4 +1,5 @@
 import { approvalOfContent, CtaApproval, StoredApproval } from '../approvals/cta-approvals';
+import type { CtaExperiment } from './cta-experiment';
 import type { CtaEntity } from './cta.entity';
 import type { CtaRule, CtaStatus } from './cta.types';
 import type { CtaFieldsDto } from './dto/cta-body.dto';
@@ -15,6 +16,8 @@ export interface CtaRecord {
   endTime: number | null;
   ctaStatus: CtaStatus;
   rule: CtaRule & { ctaValidTill: number | null };
+  /** With its defaults filled in; null: none (docs/experiments.md). */
+  experiment: CtaExperiment | null;
   createdAt: number;
   createdBy: string;
   lastUpdatedAt: number | null;
@@ -61,9 +64,10 @@ const ruleAsRead = (cta: CtaEntity): CtaRecord['rule'] => ({
 });
 
 /** What a restore puts back of a CTA as recorded: the fields an update sends (`ctaValidTill` is derived, so left out of the rule). */
-export function editableFields({ description, tags, team, startTime, endTime, rule }: CtaRecord): CtaFieldsDto {
+export function editableFields({ description, tags, team, startTime, endTime, rule, experiment }: CtaRecord): CtaFieldsDto {
   const { ctaValidTill: _derived, ...storedRule } = rule;
-  return { description, tags, team, startTime, endTime, rule: storedRule };
+  // A version recorded before experiments has none: restoring it keeps the CTA's (absent keeps).
+  return { description, tags, team, startTime, endTime, rule: storedRule, ...(experiment === undefined ? {} : { experiment }) };
 }
 
 /** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id; their approvals while approvals are required. */
@@ -86,6 +90,7 @@ export function toCtaRecord(cta: CtaEntity, links: CtaLinks): CtaRecord {
     endTime: cta.endTime,
     ctaStatus: cta.status,
     rule: ruleAsRead(cta),
+    experiment: cta.experiment ?? null,
     createdAt: cta.createdAt,
     createdBy: cta.createdBy,
     lastUpdatedAt: cta.lastUpdatedAt,

@@ -37,6 +37,9 @@ function statesOf(rule: unknown): Map<string, string> {
   return found;
 }
 
+/** Every state a rule names (in its transitions, actions or resets): what an experiment's goal may be. */
+export const ruleStates = (rule: unknown): ReadonlySet<string> => new Set(statesOf(rule).keys());
+
 /** `groupByConfig.groupByKeys` in order (a machine's id joins their values in this order); none when absent. */
 function groupByKeysOf(rule: unknown): unknown[] {
   const config = isObject(rule) ? rule.groupByConfig : undefined;

@@ -6,6 +6,7 @@ import { Problem, validationProblems } from '../common/problems';
 import { toDto } from '../common/validation';
 import { EventsService } from '../events/events.service';
 import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
+import { experimentProblems } from './cta-experiment';
 import { checkCtaRule } from './cta-rule';
 import type { CtaRule } from './cta.types';
 import { CtasService } from './ctas.service';
@@ -73,7 +74,7 @@ export class CtaValidationService {
     const fieldErrors = await validate(dto, { forbidUnknownValues: true, validationError: { target: false, value: true } });
     const errors = validationProblems(fieldErrors.filter((error) => error.property !== 'rule'));
     const { rule, problems, normalised } = checkCtaRule(dto.rule, { inPlace: true });
-    errors.push(...problems);
+    errors.push(...problems, ...experimentProblems(dto.experiment, rule ?? dto.rule));
     const timesValid = !errors.some((error) => error.path === 'startTime' || error.path === 'endTime');
     if (timesValid) {
       errors.push(...this.ctas.timeProblems(dto));

@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { booleanTransformer, jsonTransformer } from '../database/transformers';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { CtaExperiment } from './cta-experiment';
 import type { CtaRule, CtaStatus } from './cta.types';
 
 /**
@@ -46,6 +47,10 @@ export class CtaEntity {
   /** The rule as sent (unknown keys kept), without the derived `ctaValidTill`. */
   @Column({ type: 'text', transformer: jsonTransformer })
   rule: CtaRule;
+
+  /** The CTA's experiment with its defaults filled in (docs/decisions/0024-experiments.md); null: none. Never sent to devices. */
+  @Column({ type: 'text', nullable: true, transformer: jsonTransformer })
+  experiment: CtaExperiment | null;
 
   @Column({ name: 'is_test', type: 'boolean', default: false, transformer: booleanTransformer })
   isTest: boolean;

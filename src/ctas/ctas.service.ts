@@ -17,6 +17,7 @@ import { InjectSettings, OrchestrationSettings } from '../orchestration-options'
 import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
 import { type CtaRecord, editableFields } from './cta-record';
 import { CtaRecords } from './cta-records.service';
+import { CtaExperiment, experimentProblems, sameExperiment, storedExperiment } from './cta-experiment';
 import { checkCtaRule } from './cta-rule';
 import { stateGraphChange } from './cta-state-graph';
 import { CtaTagEntity } from './cta-tag.entity';
@@ -36,6 +37,8 @@ interface CtaFields {
   tags: string[];
   team: string;
   rule: CtaRule;
+  /** Undefined: the body left it out (an update keeps the stored one). */
+  experiment: CtaExperiment | null | undefined;
 }
 
 /**
@@ -67,6 +70,7 @@ export class CtasService {
       startTime: body.startTime ?? null,
       endTime: body.endTime ?? null,
       rule: fields.rule,
+      experiment: fields.experiment ?? null,
       isTest: false,
       expiresAt: null,
       createdAt: now,
@@ -142,12 +146,14 @@ export class CtasService {
       const sentStart = sentStartTime(current.status, body.startTime);
       // A live or scheduled CTA's times follow its status (editRefusal) rather than the window's lower bound.
       const fields = this.validFields(body, this.timeProblems(body, now, { pastAllowed: liveEdit }));
+      const experiment = fields.experiment === undefined ? current.experiment : fields.experiment;
       const refusal = editRefusal(
         { id, status: current.status, startTime: current.startTime, endTime: current.endTime },
         {
           stateGraph: liveEdit ? stateGraphChange(current.rule, fields.rule) : null,
           startTime: sentStart,
           endTime: body.endTime,
+          experimentChanged: !sameExperiment(current.experiment, experiment),
         },
         now,
         { approvalsRequired: this.settings.approvalsRequired },
@@ -166,6 +172,7 @@ export class CtasService {
       const changes = {
         team: fields.team,
         rule: fields.rule,
+        experiment,
         startTime,
         endTime,
         ...(body.description === undefined ? {} : { description: body.description }),
@@ -246,14 +253,16 @@ export class CtasService {
 
   /**
    * The fields create and update share, validated (the DTO checked their types): every problem of
-   * the rule and of the times in one message.
+   * the rule, the experiment and the times in one message.
    */
   private validFields(body: CtaFieldsDto, times: Problem[]): CtaFields {
     const { rule, problems } = checkCtaRule(body.rule);
+    problems.push(...experimentProblems(body.experiment, rule ?? body.rule));
     if (rule === null || problems.length > 0 || times.length > 0) {
       throw invalidRequest([joinProblems(problems), fieldProblemsText(times)].filter(Boolean).join('; '));
     }
-    return { tags: [...new Set(body.tags)], team: body.team, rule };
+    const experiment = body.experiment === undefined ? undefined : storedExperiment(body.experiment);
+    return { tags: [...new Set(body.tags)], team: body.team, rule, experiment };
   }
 
   private async writeTags(manager: EntityManager, tenantId: string, ctaId: number, tags: string[]): Promise<void> {

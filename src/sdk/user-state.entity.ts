@@ -39,4 +39,8 @@ export class UserStateEntity {
   /** How far the user's lists have been counted, per CTA (insights/insight-changes.ts); null when none. */
   @Column({ name: 'insight_marks', type: 'text', nullable: true })
   insightMarks: string | null;
+
+  /** How far the user has been counted in the experiments of the CTAs they met (experiments/experiment-marks.ts); null when none. */
+  @Column({ name: 'experiment_marks', type: 'text', nullable: true })
+  experimentMarks: string | null;
 }

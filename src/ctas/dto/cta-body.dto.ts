@@ -1,8 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, Equals, IsArray, IsInt, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import type { CtaExperiment } from '../cta-experiment';
 import { JsonDocument } from '../../common/validation';
 import type { CtaRule } from '../cta.types';
-import { CREATE_EXAMPLE, RULE_EXAMPLE } from '../cta-api-examples';
+import { CREATE_EXAMPLE, EXPERIMENT_EXAMPLE, RULE_EXAMPLE } from '../cta-api-examples';
+import { CtaExperimentDto } from './cta-experiment.dto';
 
 /** Swagger description of `rule`; the rule itself is validated by `validateCtaRule` (shapes DTOs cannot express). */
 export const RuleProperty = (): PropertyDecorator =>
@@ -61,6 +63,20 @@ export class CtaFieldsDto {
   @IsObject()
   @JsonDocument()
   rule: CtaRule;
+
+  /** Checked with the rule it names (`experimentProblems`): the body pipe and the service. */
+  @ApiPropertyOptional({
+    type: CtaExperimentDto,
+    nullable: true,
+    example: EXPERIMENT_EXAMPLE,
+    description:
+      'An experiment (docs/experiments.md): holdoutPercent of the users, by a stable bucket of their id, get a silent variant ' +
+      '(same journey, every action emitting holdoutEvent), and the report compares how many exposed users of each arm reach ' +
+      'the goal state within windowDays. Never sent to devices; null or absent at create: none. On update, absent keeps it ' +
+      'and null removes it; it may change only while the CTA is draft.',
+  })
+  @IsOptional()
+  experiment?: Partial<CtaExperiment> | null;
 }
 
 export class CreateCtaDto extends CtaFieldsDto {

@@ -3,6 +3,8 @@ import { PageDto } from '../../common/page.dto';
 import type { Problem } from '../../common/problems';
 import type { CtaApproval } from '../../approvals/cta-approvals';
 import type { CtaPage, FilterValues } from '../cta-listing.service';
+import type { CtaExperiment } from '../cta-experiment';
+import { CtaExperimentDto } from './cta-experiment.dto';
 import type { CtaRecord } from '../cta-record';
 import type { CtaValidationReport } from '../cta-validation.service';
 import { CTA_STATUSES, CtaStatus } from '../cta.types';
@@ -59,6 +61,13 @@ export class CtaRecordDto implements CtaRecord {
     description: 'the rule as written, with frequency.lifespan beside lifeSpan (equal), plus the derived ctaValidTill',
   })
   rule: CtaRecord['rule'];
+
+  @ApiPropertyOptional({
+    type: CtaExperimentDto,
+    nullable: true,
+    description: 'the experiment with its defaults filled in (windowDays 7, holdoutEvent "cta_holdout"); null: none',
+  })
+  experiment: CtaExperiment | null;
 
   @ApiPropertyOptional(EPOCH_MS)
   createdAt: number;

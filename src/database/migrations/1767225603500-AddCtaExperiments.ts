@@ -1,0 +1,37 @@
+import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
+import { MigrationColumns } from '../migration-columns';
+
+/**
+ * Experiments (docs/decisions/0024-experiments.md): each CTA's experiment, how far each user has been
+ * counted in the experiments of the CTAs they met (written with the user's state: no row shared between
+ * users), and the per-arm counts the insights fold adds up.
+ */
+export class AddCtaExperiments1767225603500 implements MigrationInterface {
+  name = 'AddCtaExperiments1767225603500';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    const column = new MigrationColumns(queryRunner);
+    const key = (options: ReturnType<MigrationColumns['bigint']>) => ({ ...options, isPrimary: true });
+    await queryRunner.addColumn('ctas', new TableColumn(column.text('experiment', true)));
+    await queryRunner.addColumn('sdk_user_states', new TableColumn(column.text('experiment_marks', true)));
+    await queryRunner.createTable(
+      new Table({
+        name: 'experiment_arms',
+        columns: [
+          key(column.tenantId()),
+          key(column.bigint('cta_id')),
+          key(column.varchar('arm', 16)),
+          column.bigint('entered'),
+          column.bigint('exposed'),
+          column.bigint('converted'),
+        ],
+      }),
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropTable('experiment_arms');
+    await queryRunner.dropColumn('sdk_user_states', 'experiment_marks');
+    await queryRunner.dropColumn('ctas', 'experiment');
+  }
+}

@@ -1,0 +1,27 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ExperimentArm } from '../serving/experiment-arm';
+
+/** One arm's folded counts of a CTA's experiment (docs/decisions/0024-experiments.md); written by the insights fold only. */
+@Entity({ name: 'experiment_arms' })
+export class ExperimentArmEntity {
+  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId: string;
+
+  @PrimaryColumn({ name: 'cta_id', type: 'bigint' })
+  ctaId: number;
+
+  @PrimaryColumn({ type: 'varchar', length: 16 })
+  arm: ExperimentArm;
+
+  /** Users with a first machine of the CTA. */
+  @Column({ type: 'bigint' })
+  entered: number;
+
+  /** Users with a first action of the CTA. */
+  @Column({ type: 'bigint' })
+  exposed: number;
+
+  /** Exposed users whose machine reached the goal state within the window. */
+  @Column({ type: 'bigint' })
+  converted: number;
+}
