@@ -23,7 +23,8 @@ export class LaunchExplainController {
     description:
       'Every cohort the user is in (static, rule, `all`), then one explanation per live, scheduled or paused CTA and per ' +
       'unexpired test CTA listing the user (`all=true`: every CTA of the tenant), then exactly the `data` a launch without a ' +
-      'body would answer now (the query stands for the launch headers). Explanations: SERVED — with SHADOWED beside it when ' +
+      'body would answer now (the query stands for the launch headers). Explanations: SERVED — with HOLDOUT beside it for a user ' +
+      'in the holdout of its experiment (served the silent variant), and SHADOWED when ' +
       'another served CTA sharing a trigger event is tried first by the device (a lower priority number), naming it and the ' +
       'events — or every reason it is not — NOT_LIVE, NOT_STARTED, ENDED, NOT_INCLUDED, EXCLUDED, TEST_CTA_NOT_LISTED, ' +
       "TEST_CTA_EXPIRED. For a served CTA, `device` tells what the device will make of the user's state: its machines, its " +

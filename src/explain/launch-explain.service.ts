@@ -84,7 +84,14 @@ export class LaunchExplainService {
         name: nameOf(ctaId),
         ctaStatus: cta.status,
         served: blocks === 0,
-        reasons: reasonsOf(blocks, cta, { userId, cohorts, device, shadows: shadows.get(ctaId) ?? [], nameOf }),
+        reasons: reasonsOf(blocks, cta, {
+          userId,
+          cohorts,
+          device,
+          shadows: shadows.get(ctaId) ?? [],
+          holdout: blocks === 0 && catalogue.armOf(cta, userId) === 'holdout',
+          nameOf,
+        }),
         behaviourTagName: cta.tagName,
         device,
       };

@@ -15,9 +15,9 @@ export interface LaunchExplanation {
   launch: unknown;
 }
 
-/** SERVED and SHADOWED for a served CTA; the serving blocks for one that is not. */
-export type ReasonCode = 'SERVED' | 'SHADOWED' | ServingBlock;
-export const SERVED_REASON_CODES = ['SERVED', 'SHADOWED'] as const;
+/** SERVED, HOLDOUT and SHADOWED for a served CTA; the serving blocks for one that is not. */
+export type ReasonCode = 'SERVED' | 'HOLDOUT' | 'SHADOWED' | ServingBlock;
+export const SERVED_REASON_CODES = ['SERVED', 'HOLDOUT', 'SHADOWED'] as const;
 
 export interface Reason {
   code: ReasonCode;
@@ -83,7 +83,17 @@ export interface ReasonContext {
   device: DeviceView | null;
   /** For a served CTA: the served CTAs the device tries before it on trigger events they share. */
   shadows: readonly Shadow[];
+  /** For a served CTA: whether the user is in its experiment's holdout (docs/experiments.md). */
+  holdout: boolean;
   nameOf(ctaId: string): string | null;
+}
+
+function holdoutMessage(cta: CatalogueCta): string {
+  const { holdoutPercent, holdoutEvent } = cta.experiment as NonNullable<CatalogueCta['experiment']>;
+  return (
+    `served as the holdout variant of the experiment (the user's bucket is in its ${holdoutPercent}% holdout): the same journey, ` +
+    `every action replaced by the app event ${JSON.stringify(holdoutEvent)}, so the device shows nothing`
+  );
 }
 
 function shadowMessage(cta: CatalogueCta, shadow: Shadow, nameOf: ReasonContext['nameOf']): string {
@@ -105,6 +115,7 @@ export function reasonsOf(blocks: number, cta: CatalogueCta, context: ReasonCont
   if (blocks === 0 && device) {
     return [
       { code: 'SERVED', message: servedMessage(cta, userId, cohorts, device) },
+      ...(context.holdout ? [{ code: 'HOLDOUT', message: holdoutMessage(cta) } as const] : []),
       ...context.shadows.map((shadow): Reason => ({ code: 'SHADOWED', message: shadowMessage(cta, shadow, context.nameOf) })),
     ];
   }

@@ -211,6 +211,6 @@ export class CatalogueCacheService {
     // A tenant with cohorts keeps their definitions even without CTAs or tags: explain lists the user's cohorts.
     return ctas.length === 0 && tags.length === 0 && cohorts.length === 0
       ? EMPTY_CATALOGUE
-      : new TenantCatalogue(ctas, testUsers, links, tags, cohorts);
+      : new TenantCatalogue(ctas, testUsers, links, tags, cohorts, tenantId);
   }
 }

@@ -3,7 +3,9 @@ import { CohortDefinitionRow, CohortTargeting } from '../cohorts/cohort-targetin
 import { keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/cta-status-policy';
 import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogue.reader';
 import { ctaValidTill, frequencyAsRead } from '../ctas/cta-record';
+import type { CtaExperiment } from '../ctas/cta-experiment';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
+import { armOf, holdoutRule } from '../serving/experiment-arm';
 import { ServingAudience, servingBlocks, ServingCandidate } from '../serving/serving-decision';
 import { StateCatalogue, UserStateJson } from './user-state';
 
@@ -19,17 +21,25 @@ import { StateCatalogue, UserStateJson } from './user-state';
 export interface CatalogueCta extends ServingCandidate {
   priority: number;
   tagName: string | null;
+  /** Its experiment (docs/experiments.md); null: none. */
+  experiment: CtaExperiment | null;
 }
 
-interface ServableCta extends CatalogueCta {
-  /** The id as a decimal string, the key of the user's state. */
-  key: string;
-  /** `{"ctaId":"12","rule":{…},"activeStateMachines":` as UTF-8, encoded once. */
+/** One variant of a CTA's launch entry, encoded once. */
+interface CtaEntry {
+  /** `{"ctaId":"12","rule":{…},"activeStateMachines":` as UTF-8. */
   head: Buffer;
   /** `,"behaviourTagName":"…"}` */
   tail: Buffer;
   /** `head`, no user state, `tail`: the whole entry for a user without state for the CTA, one part to copy. */
   whole: Buffer;
+}
+
+interface ServableCta extends CatalogueCta, CtaEntry {
+  /** The id as a decimal string, the key of the user's state. */
+  key: string;
+  /** With an experiment: the entry its holdout users get (the holdout variant's rule); else null. */
+  holdout: CtaEntry | null;
 }
 
 interface StatefulCta {
@@ -147,7 +157,15 @@ export const catalogueCta = (row: CatalogueCtaRow, tagName: string | null): Cata
   expiresAt: row.expiresAt,
   eligibility: row.rule.cohortEligibility,
   tagName,
+  experiment: row.isTest ? null : row.experiment,
 });
+
+/** A CTA's launch entry for `rule` (as devices get it), its user state left for the launch to put in. */
+function ctaEntry(id: number, rule: Record<string, unknown>, tagName: string | null): CtaEntry {
+  const head = `{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`;
+  const tail = `,"behaviourTagName":${JSON.stringify(tagName)}}`;
+  return { head: utf8(head), tail: utf8(tail), whole: utf8(head + NO_CTA_STATE + tail) };
+}
 
 /** Priority descending, then id: the order of the launch answer. */
 export const launchOrder = (a: CatalogueCta, b: CatalogueCta): number => b.priority - a.priority || a.id - b.id;
@@ -171,6 +189,8 @@ export class TenantCatalogue implements StateCatalogue {
     links: BehaviourTagLinkRow[],
     tags: CatalogueTagRow[],
     cohorts: CohortDefinitionRow[] = [],
+    /** Whose catalogue: an experiment's buckets hash the tenant too. */
+    private readonly tenantId = '',
   ) {
     const tagOfCta = new Map(links.map((link) => [Number(link.ctaId), link.tagName]));
     const testCtaIds = new Set<number>();
@@ -190,14 +210,12 @@ export class TenantCatalogue implements StateCatalogue {
         continue;
       }
       const rule = sdkRule(cta.rule, ctaValidTill(cta));
-      const head = `{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`;
-      const tail = `,"behaviourTagName":${JSON.stringify(held.tagName)}}`;
       const servable: ServableCta = {
         ...held,
+        ...ctaEntry(id, rule, held.tagName),
         key: String(id),
-        head: utf8(head),
-        tail: utf8(tail),
-        whole: utf8(head + NO_CTA_STATE + tail),
+        // Rendered here, once per catalogue revision, like the treatment.
+        holdout: held.experiment && ctaEntry(id, holdoutRule(rule as Pick<CtaRule, 'actions'>, held.experiment), held.tagName),
       };
       this.servable.push(servable);
       this.held.push(servable);
@@ -244,6 +262,11 @@ export class TenantCatalogue implements StateCatalogue {
     return this.held;
   }
 
+  /** The user's arm in `cta`'s experiment; null when it has none. */
+  armOf(cta: CatalogueCta, userId: string): 'treatment' | 'holdout' | null {
+    return cta.experiment && armOf(this.tenantId, cta.id, userId, cta.experiment.holdoutPercent);
+  }
+
   /** What the serving decision reads of the user: their cohorts at this launch and the test CTAs that list them. */
   audienceOf(userId: string, cohorts: readonly string[]): ServingAudience {
     return { cohorts, testCtas: this.testCtasByUser.get(userId) };
@@ -272,13 +295,15 @@ export class TenantCatalogue implements StateCatalogue {
       if (servingBlocks(cta, audience, now) !== 0) continue;
       if (!first) response.add(COMMA);
       first = false;
+      // Only a CTA with an experiment hashes the user id (docs/experiments.md).
+      const entry: CtaEntry = cta.holdout !== null && this.armOf(cta, userId) === 'holdout' ? cta.holdout : cta;
       const userCta = state.cta(cta.key);
       if (userCta !== undefined) {
-        response.add(cta.head);
+        response.add(entry.head);
         response.add(userCta);
-        response.add(cta.tail);
+        response.add(entry.tail);
       } else {
-        response.add(cta.whole);
+        response.add(entry.whole);
       }
       if (cta.tagName !== null) usedTags.add(cta.tagName);
     }

@@ -81,10 +81,11 @@ describe('parseSimulateRequest', () => {
         events: [{ eventName: 'e', appVersion: 5 }],
         dryRun: true,
         engine: 'v2',
+        arm: 'control',
       }),
     ).toBe(
       [
-        'dryRun: is not a field of the request (cta, state, events, engine)',
+        'dryRun: is not a field of the request (cta, state, events, engine, arm)',
         'cta.name: is not a field of a CTA named by id (id)',
         'state.extra: is not a field of the state (activeStateMachines, resetAt, actionDoneAt)',
         'state.activeStateMachines.m.currentState: must be a state (a string such as "1"), not 1',
@@ -94,6 +95,7 @@ describe('parseSimulateRequest', () => {
         'state.resetAt[0]: must be epoch milliseconds (an integer ≥ 0), not -1',
         'events[0].appVersion: must be a string, not 5',
         'engine: must be "newest" or "legacy" (default "newest"), not "v2"',
+        'arm: must be "treatment" or "holdout" (default "treatment"), not "control"',
       ].join('; '),
     );
   });

@@ -1,10 +1,11 @@
 import { invalidRequest } from '../common/domain-error';
 import { joinProblems, pathTo, Problem } from '../common/problems';
 import { parseCtaIdValue } from '../ctas/cta-id';
+import { EXPERIMENT_ARMS, ExperimentArm } from '../serving/experiment-arm';
 import { DEFAULT_ENGINE, DEVICE_ENGINES, DeviceEngine, JourneyEvent, JourneyState, SimulatedMachine } from './journey-simulator';
 
 /**
- * The body of `POST /ctas/simulate`: `{"cta": <a CTA create body> | {"id": n}, "state"?, "events", "engine"?}`,
+ * The body of `POST /ctas/simulate`: `{"cta": <a CTA create body> | {"id": n}, "state"?, "events", "engine"?, "arm"?}`,
  * checked by hand so that every problem is named at its path (`events[3].at`) in one 400.
  */
 
@@ -24,6 +25,8 @@ export interface SimulateRequest {
   state: JourneyState;
   events: JourneyEvent[];
   engine: DeviceEngine;
+  /** The arm of the CTA's experiment to run (docs/experiments.md): the holdout runs the holdout variant. */
+  arm: ExperimentArm;
 }
 
 type Json = Record<string, unknown>;
@@ -154,6 +157,13 @@ class RequestReader {
     return DEFAULT_ENGINE;
   }
 
+  arm(value: unknown): ExperimentArm {
+    if (value === undefined || value === null) return 'treatment';
+    if (EXPERIMENT_ARMS.includes(value as ExperimentArm)) return value as ExperimentArm;
+    this.problem('arm', `must be ${EXPERIMENT_ARMS.map(shown).join(' or ')} (default "treatment"), not ${shown(value)}`);
+    return 'treatment';
+  }
+
   events(value: unknown, now: number): JourneyEvent[] {
     if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SIMULATED_EVENTS) {
       const found = Array.isArray(value) ? `${value.length} events` : value === undefined ? 'nothing' : shown(value);
@@ -183,17 +193,18 @@ class RequestReader {
 export function parseSimulateRequest(body: unknown, now: number): SimulateRequest {
   if (!isObject(body)) {
     throw invalidRequest(
-      'the body must be a JSON object: {"cta": <a CTA create body> | {"id": <CTA id>}, "state"?, "events": [...], "engine"?}',
+      'the body must be a JSON object: {"cta": <a CTA create body> | {"id": <CTA id>}, "state"?, "events": [...], "engine"?, "arm"?}',
     );
   }
   const reader = new RequestReader();
-  reader.onlyFields(body, ['cta', 'state', 'events', 'engine'], '', 'the request');
+  reader.onlyFields(body, ['cta', 'state', 'events', 'engine', 'arm'], '', 'the request');
   const cta = reader.cta(body.cta);
   const state = reader.state(body.state);
   const events = reader.events(body.events, now);
   const engine = reader.engine(body.engine);
+  const arm = reader.arm(body.arm);
   if (reader.problems.length > 0 || cta === null) {
     throw invalidRequest(joinProblems(reader.problems));
   }
-  return { cta, state, events, engine };
+  return { cta, state, events, engine, arm };
 }

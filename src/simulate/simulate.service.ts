@@ -3,7 +3,9 @@ import { Clock } from '../common/clock';
 import { invalidRequest } from '../common/domain-error';
 import { joinProblems, pathTo } from '../common/problems';
 import { CtaValidationService } from '../ctas/cta-validation.service';
+import { CtaExperiment, storedExperiment } from '../ctas/cta-experiment';
 import { CtasService } from '../ctas/ctas.service';
+import { ExperimentArm, holdoutRule } from '../serving/experiment-arm';
 import { JourneyCta, JourneyStep, simulateJourney, SimulatedMachine } from './journey-simulator';
 import { parseSimulateRequest, SimulatedCtaRequest } from './simulate-request';
 
@@ -38,8 +40,8 @@ export class SimulateService {
 
   async simulate(tenantId: string, body: unknown): Promise<Simulation> {
     const request = parseSimulateRequest(body, this.clock.now());
-    const cta = await this.journeyCta(tenantId, request.cta);
-    const { steps, state } = simulateJourney(cta, request.state, request.events, request.engine);
+    const { experiment, ...cta } = await this.journeyCta(tenantId, request.cta);
+    const { steps, state } = simulateJourney(armed(cta, experiment, request.arm), request.state, request.events, request.engine);
     return {
       steps,
       state: {
@@ -51,16 +53,26 @@ export class SimulateService {
     };
   }
 
-  private async journeyCta(tenantId: string, cta: SimulatedCtaRequest): Promise<JourneyCta> {
+  private async journeyCta(tenantId: string, cta: SimulatedCtaRequest): Promise<JourneyCta & { experiment: CtaExperiment | null }> {
     if ('id' in cta) {
       // Unknown ids (and test CTAs) answer CTA_ID_INVALID, as the CTA read does.
-      const { ctaValidTill, ...rule } = (await this.ctas.get(tenantId, String(cta.id))).rule;
-      return { rule, validTill: ctaValidTill, ownMachineId: String(cta.id) };
+      const record = await this.ctas.get(tenantId, String(cta.id));
+      const { ctaValidTill, ...rule } = record.rule;
+      return { rule, validTill: ctaValidTill, ownMachineId: String(cta.id), experiment: record.experiment };
     }
     const { dto, rule, errors } = await this.validation.check(cta.body);
     if (rule === null || errors.length > 0) {
       throw invalidRequest(joinProblems(errors.map(({ path, message }) => ({ path: pathTo('cta', path), message }))));
     }
-    return { rule, validTill: dto.endTime ?? null, ownMachineId: NEW_CTA_MACHINE_ID };
+    return { rule, validTill: dto.endTime ?? null, ownMachineId: NEW_CTA_MACHINE_ID, experiment: storedExperiment(dto.experiment) };
   }
+}
+
+/** The CTA as the user's `arm` of its experiment gets it: the holdout variant for the holdout (docs/experiments.md). */
+function armed(cta: JourneyCta, experiment: CtaExperiment | null, arm: ExperimentArm): JourneyCta {
+  if (arm === 'treatment') return cta;
+  if (experiment === null) {
+    throw invalidRequest('arm: "holdout" runs the holdout variant of an experiment, and this CTA has no experiment');
+  }
+  return { ...cta, rule: holdoutRule(cta.rule, experiment) };
 }

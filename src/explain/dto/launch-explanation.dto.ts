@@ -38,7 +38,8 @@ export class ReasonDto implements Reason {
   @ApiProperty({
     enum: REASON_CODES,
     description:
-      'SERVED (with SHADOWED beside it when another served CTA sharing a trigger event is tried first by the device: ' +
+      'SERVED (with HOLDOUT beside it when the user is in the holdout of its experiment and gets the silent variant, and ' +
+      'SHADOWED when another served CTA sharing a trigger event is tried first by the device: ' +
       'lower priority number, or the same and earlier in the launch answer; the message names that CTA and the shared ' +
       'events), or why the CTA is not served',
   })
@@ -101,7 +102,8 @@ export class CtaExplanationDto implements CtaExplanation {
   @ApiProperty({
     type: [ReasonDto],
     description:
-      'SERVED, then one SHADOWED per CTA the device tries before this one on shared trigger events; or every reason the CTA is not served',
+      'SERVED, then HOLDOUT for a user in the holdout of its experiment, then one SHADOWED per CTA the device tries before this one ' +
+      'on shared trigger events; or every reason the CTA is not served',
   })
   reasons: ReasonDto[];
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { StateMachineDto } from '../../sdk/dto/snapshot-request.dto';
+import { EXPERIMENT_ARMS, ExperimentArm } from '../../serving/experiment-arm';
 import { CreateCtaDto } from '../../ctas/dto/cta-body.dto';
 import {
   ACTION_NOT_SHOWN,
@@ -86,6 +87,16 @@ export class SimulateRequestDto {
       'group-by keys read events alike in both. Any other value: 400 INVALID_REQUEST naming `engine`',
   })
   engine?: DeviceEngine;
+
+  @ApiPropertyOptional({
+    enum: EXPERIMENT_ARMS,
+    default: 'treatment',
+    description:
+      "the arm of the CTA's experiment to run (docs/experiments.md): `holdout` runs the holdout variant — the same journey, " +
+      "every action replaced by a NUDGE_ACTION emitting the experiment's holdoutEvent — and needs a CTA with an experiment. " +
+      'Any other value: 400 INVALID_REQUEST naming `arm`',
+  })
+  arm?: ExperimentArm;
 }
 
 /** Nullable objects are written inline: OpenAPI 3.0 admits no null for a $ref, even under allOf. */
