@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { forUpdate } from '../database/row-lock';
-import { insightBaseline, insightChanges } from '../insights/insight-changes';
+import { insightBaseline, insightChanges, marksHoldAnything } from '../insights/insight-changes';
 import { addToFolded } from '../insights/insight-folded';
 import { addToPending } from '../insights/insight-pending';
 import type { CtaResetAt, StateMachine } from './snapshot-request';
@@ -77,10 +77,11 @@ export async function eraseUserState(manager: EntityManager, tenantId: string, u
   const row = await forUpdate(
     manager.createQueryBuilder(UserStateEntity, 'row').where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
   ).getOne();
-  if (!row || row.state === EMPTY_DOCUMENT) {
+  // The insights' marks outlive an emptied document (the entries counted of the user): they go too.
+  if (!row || (row.state === EMPTY_DOCUMENT && !marksHoldAnything(row.insightMarks))) {
     return false;
   }
-  const { changes } = insightChanges(insightBaseline(parseUserState(row.state), row.insightMarks), emptyUserState());
+  const { changes } = insightChanges(insightBaseline(parseUserState(row.state), row.insightMarks), emptyUserState(), () => false);
   const pending = addToPending(row.pendingInsights, changes);
   if (pending !== null) {
     await addToFolded(manager, [{ tenantId, pending }]);
