@@ -195,31 +195,42 @@ export function countList(stored: readonly number[], marks: ListMarks, sent: rea
   const incoming = ascending(sent);
   const added: number[] = [];
   let extra: number[] = [];
+  // One walk over both in time order, pairing equal entries one to one: a counted entry left unpaired
+  // goes to `extra`, a sent one is new. `kept`: the counted set's entries above the floor after.
   let kept = 0;
-  for (let i = 0, j = 0; i < counted.length || j < incoming.length;) {
-    const value = j >= incoming.length || (i < counted.length && counted[i] < incoming[j]) ? counted[i] : incoming[j];
-    let inCounted = 0;
-    let inSent = 0;
-    for (; i < counted.length && counted[i] === value; i++) inCounted++;
-    for (; j < incoming.length && incoming[j] === value; j++) inSent++;
-    if (value <= floor) continue;
-    kept += Math.max(inCounted, inSent);
-    for (let k = inCounted; k < inSent; k++) added.push(value);
-    for (let k = inSent; k < inCounted; k++) extra.push(value);
+  let i = 0;
+  let j = 0;
+  while (i < counted.length && j < incoming.length) {
+    const was = counted[i];
+    const now = incoming[j];
+    if (was < now) {
+      if (was > floor) extra.push(was);
+      i++;
+    } else if (now < was) {
+      if (now > floor) added.push(now);
+      j++;
+    } else {
+      if (was > floor) kept++;
+      i++;
+      j++;
+    }
   }
+  for (; i < counted.length; i++) if (counted[i] > floor) extra.push(counted[i]);
+  for (; j < incoming.length; j++) if (incoming[j] > floor) added.push(incoming[j]);
+  kept += added.length + extra.length;
   let newFloor = marks.floor;
   if (kept > MAX_STORED_LIST_ENTRIES) {
-    // The newest MAX_STORED_LIST_ENTRIES of the counted set (`incoming` and `extra`) stay; the next one down is the floor.
-    let a = incoming.length - 1;
-    let b = extra.length - 1;
-    const fromIncoming = (): boolean => b < 0 || (a >= 0 && incoming[a] >= extra[b]);
-    for (let k = 0; k < MAX_STORED_LIST_ENTRIES; k++) {
-      if (fromIncoming()) a--;
-      else b--;
+    // The newest MAX_STORED_LIST_ENTRIES of the counted set (`incoming` and `extra`, above the floor) stay: the
+    // floor rises to the oldest of the rest, found from the bottom (most often one or two entries).
+    let a = 0;
+    while (incoming[a] <= floor) a++;
+    let b = 0;
+    for (let dropped = 0; dropped < kept - MAX_STORED_LIST_ENTRIES; dropped++) {
+      newFloor = b >= extra.length || (a < incoming.length && incoming[a] <= extra[b]) ? incoming[a++] : extra[b++];
     }
-    newFloor = fromIncoming() ? incoming[a] : extra[b];
-    const above = newFloor;
-    extra = extra.filter((value) => value > above);
+    const above = newFloor as number;
+    while (b < extra.length && extra[b] <= above) b++;
+    extra = extra.slice(b);
   }
   return { added, marks: newFloor === marks.floor && sameList(extra, marks.extra) ? marks : { floor: newFloor, extra } };
 }
