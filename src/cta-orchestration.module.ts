@@ -19,6 +19,8 @@ import { EventsController } from './events/events.controller';
 import { ExplainModule } from './explain/explain.module';
 import { LaunchExplainController } from './explain/launch-explain.controller';
 import { EventsModule } from './events/events.module';
+import { ExperimentsController } from './experiments/experiments.controller';
+import { ExperimentsModule } from './experiments/experiments.module';
 import { InsightsController } from './insights/insights.controller';
 import { InsightsModule } from './insights/insights.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
@@ -55,6 +57,7 @@ const FEATURE_MODULES: Type[] = [
   ExplainModule,
   SimulateModule,
   InsightsModule,
+  ExperimentsModule,
 ];
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
@@ -72,6 +75,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   LaunchExplainController,
   SimulateController,
   InsightsController,
+  ExperimentsController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 

@@ -10,7 +10,7 @@ import { CtaCohortEntity } from './cohorts/cta-cohort.entity';
 import { CtaTagEntity } from './ctas/cta-tag.entity';
 import { CtaTestUserEntity } from './ctas/cta-test-user.entity';
 import { CtaEntity } from './ctas/cta.entity';
-import { ExperimentArmEntity } from './experiments/experiment-arm.entity';
+import { ExperimentArmEntity } from './insights/experiment-arm.entity';
 import { EventDefinitionEntity } from './events/event-definition.entity';
 import { InsightCtaEntity } from './insights/insight-cta.entity';
 import { InsightDayEntity } from './insights/insight-day.entity';
@@ -69,7 +69,6 @@ export const ORCHESTRATION_ENTITIES = [
   InsightMonthEntity,
   InsightCtaEntity,
   InsightStateEntity,
-  // experiments
   ExperimentArmEntity,
 ];
 

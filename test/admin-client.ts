@@ -17,6 +17,7 @@ import type { CreateTestCtaDto } from '../src/ctas/dto/test-cta-body.dto';
 import type { EventListDto, EventNamesDto, EventsProcessedDto } from '../src/events/dto/event-definition-record.dto';
 import type { UpdateEventPropertiesDto, UpsertEventsDto } from '../src/events/dto/event-definition.dto';
 import type { EventDefinition } from '../src/events/event-definition.types';
+import type { ExperimentReport } from '../src/experiments/experiment-report';
 import type { InsightsQueryDto } from '../src/insights/dto/insights.dto';
 import type { CtaInsights, InsightsOverview } from '../src/insights/insights.types';
 import type { WriteNudgePreviewDto } from '../src/nudge-preview/dto/nudge-preview.dto';
@@ -153,6 +154,8 @@ export class AdminClient extends ApiClient<keyof AdminHeaders & string> {
   readonly insights = {
     ofCta: (id: number | string, query: Query<InsightsQueryDto> = {}, headers?: AdminHeaders): Answer<Data<CtaInsights>> =>
       this.send('GET', `/ctas/${segment(id)}/insights${queryText(query)}`, undefined, headers),
+    experiment: (id: number | string, headers?: AdminHeaders): Answer<Data<ExperimentReport>> =>
+      this.send('GET', `/ctas/${segment(id)}/experiment`, undefined, headers),
     overview: (query: Query<InsightsQueryDto> = {}, headers?: AdminHeaders): Answer<Data<InsightsOverview>> =>
       this.send('GET', `/insights${queryText(query)}`, undefined, headers),
   };

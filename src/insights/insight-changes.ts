@@ -1,4 +1,14 @@
 import { MAX_STORED_LIST_ENTRIES, type UserState } from '../sdk/user-state';
+import {
+  type ArmsCounts,
+  countExperiment,
+  type ExperimentMarks,
+  NO_EXPERIMENT_MARKS,
+  readExperimentMarks,
+  storeExperimentMarks,
+  type StoredExperimentMarks,
+  type WriteExperiments,
+} from './experiment-changes';
 
 /**
  * What one write of a user's state adds to the insights of each CTA (docs/decisions/0018-campaign-insights.md),
@@ -52,6 +62,8 @@ export interface InsightChange {
   users: number;
   /** `[currentState, change of the user's machines in it]`, none zero, by state. */
   states: [string, number][];
+  /** What the CTA's experiment counted (experiment-changes.ts), per arm (treatment, holdout); absent: nothing. */
+  arms?: ArmsCounts;
 }
 
 /** What has been counted of one list beyond the stored list. */
@@ -68,10 +80,12 @@ export interface CtaMarks {
   resets: ListMarks;
   /** The action whose day holds the user's new-user count; null before any (or counted before this version). */
   first: number | null;
+  /** What the CTA's experiment has counted of the user. */
+  experiment: ExperimentMarks;
 }
 
 /** A CTA's marks as stored: parts left out when empty. */
-interface StoredCtaMarks {
+interface StoredCtaMarks extends StoredExperimentMarks {
   a?: number[];
   af?: number;
   r?: number[];
@@ -84,7 +98,7 @@ type LegacyCtaMarks = [[number, number] | null, [number, number] | null];
 
 const NO_LIST: number[] = [];
 const NO_LIST_MARKS: ListMarks = { floor: null, extra: NO_LIST };
-const NO_MARKS: CtaMarks = { actions: NO_LIST_MARKS, resets: NO_LIST_MARKS, first: null };
+const NO_MARKS: CtaMarks = { actions: NO_LIST_MARKS, resets: NO_LIST_MARKS, first: null, experiment: NO_EXPERIMENT_MARKS };
 
 const listMarks = (floor: number | undefined | null, extra: number[] | undefined): ListMarks =>
   floor == null && !extra ? NO_LIST_MARKS : { floor: floor ?? null, extra: extra ?? NO_LIST };
@@ -92,18 +106,29 @@ const listMarks = (floor: number | undefined | null, extra: number[] | undefined
 function readCtaMarks(stored: StoredCtaMarks | LegacyCtaMarks): CtaMarks {
   if (Array.isArray(stored)) {
     // Everything up to the newest entry counted counts as counted.
-    return { actions: listMarks(stored[0]?.[0], undefined), resets: listMarks(stored[1]?.[0], undefined), first: null };
+    return {
+      actions: listMarks(stored[0]?.[0], undefined),
+      resets: listMarks(stored[1]?.[0], undefined),
+      first: null,
+      experiment: NO_EXPERIMENT_MARKS,
+    };
   }
-  return { actions: listMarks(stored.af, stored.a), resets: listMarks(stored.rf, stored.r), first: stored.f ?? null };
+  return {
+    actions: listMarks(stored.af, stored.a),
+    resets: listMarks(stored.rf, stored.r),
+    first: stored.f ?? null,
+    experiment: readExperimentMarks(stored),
+  };
 }
 
-function storedCtaMarks({ actions, resets, first }: CtaMarks): StoredCtaMarks | null {
+function storedCtaMarks({ actions, resets, first, experiment }: CtaMarks): StoredCtaMarks | null {
   const stored: StoredCtaMarks = {};
   if (actions.extra.length > 0) stored.a = [...actions.extra];
   if (actions.floor !== null) stored.af = actions.floor;
   if (resets.extra.length > 0) stored.r = [...resets.extra];
   if (resets.floor !== null) stored.rf = resets.floor;
   if (first !== null) stored.f = first;
+  storeExperimentMarks(experiment, stored);
   return Object.keys(stored).length > 0 ? stored : null;
 }
 
@@ -306,8 +331,14 @@ export interface CountedWrite {
 /**
  * What the write of `state` over the document of `baseline` counts; CTAs without change are left out.
  * `keeps(ctaId)`: whether the user's marks of a CTA without state stay (the catalogue keeps its state).
+ * `experiments`: the experiments of the write's CTAs (none when the catalogue has none).
  */
-export function insightChanges(baseline: InsightBaseline, state: UserStateForInsights, keeps: (ctaId: string) => boolean): CountedWrite {
+export function insightChanges(
+  baseline: InsightBaseline,
+  state: UserStateForInsights,
+  keeps: (ctaId: string) => boolean,
+  experiments?: WriteExperiments,
+): CountedWrite {
   const changes: InsightChange[] = [];
   const marks = new Map<string, CtaMarks>();
   const tally = new DayTally();
@@ -317,6 +348,9 @@ export function insightChanges(baseline: InsightBaseline, state: UserStateForIns
     const after = state.ctas.get(ctaId);
     const marksBefore = baseline.marks.get(ctaId) ?? NO_MARKS;
     let marksAfter: CtaMarks | null = null;
+    let arms: ArmsCounts | undefined;
+    const statesBefore = before?.machinesByState ?? NO_MACHINES;
+    const statesAfter = after ? machinesByState(after.activeStateMachines) : NO_MACHINES;
     if (after || keeps(ctaId)) {
       // A CTA without state after the write has empty lists (its state is dropped only when they are).
       const actionsBefore = before?.actionDoneAt ?? NO_LIST;
@@ -327,6 +361,7 @@ export function insightChanges(baseline: InsightBaseline, state: UserStateForIns
       const actions = actionsAfter === actionsBefore ? null : countList(actionsBefore, marksBefore.actions, actionsAfter);
       const resets = resetsAfter === resetsBefore ? null : countList(resetsBefore, marksBefore.resets, resetsAfter);
       let first = marksBefore.first;
+      let firstAction = false;
       const earliest = actions ? tally.count(actions.added, 1) : Infinity;
       if (resets) tally.count(resets.added, 2);
       if (earliest !== Infinity) {
@@ -336,6 +371,7 @@ export function insightChanges(baseline: InsightBaseline, state: UserStateForIns
           // The user's first action: a new user on the day of the earliest.
           tally.on(dayOf(earliest))[3]++;
           first = earliest;
+          firstAction = true;
         } else if (first !== null && earliest < first) {
           // An earlier action arrived after a later one: the user's first action, and the new user, move to its day.
           if (dayOf(earliest) !== dayOf(first)) {
@@ -345,13 +381,44 @@ export function insightChanges(baseline: InsightBaseline, state: UserStateForIns
           first = earliest;
         }
       }
-      marksAfter = { actions: actions?.marks ?? marksBefore.actions, resets: resets?.marks ?? marksBefore.resets, first };
+      let experimentMarks = marksBefore.experiment;
+      const experiment = experiments?.of(ctaId);
+      if (experiment) {
+        const resetStates = experiments!.resetStates(ctaId);
+        const goalMachines = (states: ReadonlyMap<string, number>): number => states.get(experiment.goal) ?? 0;
+        const counted = countExperiment(
+          experimentMarks,
+          {
+            hasMachine: statesAfter.size > 0 || resetStates.length > 0,
+            firstAction,
+            reachedGoal: goalMachines(statesAfter) > goalMachines(statesBefore) || resetStates.includes(experiment.goal),
+          },
+          experiment,
+          experiments!.now,
+        );
+        experimentMarks = counted.marks;
+        if (counted.counts) {
+          arms = [
+            [0, 0, 0],
+            [0, 0, 0],
+          ];
+          arms[experiment.arm] = counted.counts;
+        }
+      }
+      marksAfter = {
+        actions: actions?.marks ?? marksBefore.actions,
+        resets: resets?.marks ?? marksBefore.resets,
+        first,
+        experiment: experimentMarks,
+      };
       marks.set(ctaId, marksAfter);
     }
     const kept = marksAfter ?? NO_MARKS;
-    marksChanged ||= kept.actions !== marksBefore.actions || kept.resets !== marksBefore.resets || kept.first !== marksBefore.first;
-    const statesBefore = before?.machinesByState ?? NO_MACHINES;
-    const statesAfter = after ? machinesByState(after.activeStateMachines) : NO_MACHINES;
+    marksChanged ||=
+      kept.actions !== marksBefore.actions ||
+      kept.resets !== marksBefore.resets ||
+      kept.first !== marksBefore.first ||
+      kept.experiment !== marksBefore.experiment;
     const states: [string, number][] = [];
     for (const [name, machines] of statesAfter) {
       const change = machines - (statesBefore.get(name) ?? 0);
@@ -362,8 +429,10 @@ export function insightChanges(baseline: InsightBaseline, state: UserStateForIns
     }
     const users = Number(statesAfter.size > 0) - Number(statesBefore.size > 0);
     const days = tally.take();
-    if (days.length > 0 || users !== 0 || states.length > 0) {
-      changes.push({ ctaId, days, users, states: states.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) });
+    if (days.length > 0 || users !== 0 || states.length > 0 || arms) {
+      const change: InsightChange = { ctaId, days, users, states: states.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
+      if (arms) change.arms = arms;
+      changes.push(change);
     }
   };
   for (const ctaId of baseline.ctas.keys()) count(ctaId);

@@ -1,3 +1,4 @@
+import { addArms, type ArmsCounts } from './experiment-changes';
 import type { InsightChange } from './insight-changes';
 
 /** Actions, resets and new users of one day. */
@@ -17,6 +18,11 @@ export class CtaCounts {
   users = 0;
   /** Users with any action, ever: the sum of every day's new users. */
   usersReached = 0;
+  /** The experiment's entered, exposed and converted users, per arm (treatment, holdout). */
+  readonly arms: ArmsCounts = [
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
 
   addDay(day: number, actions: number, resets: number, newUsers: number): void {
     const counts = this.days.get(day);
@@ -34,7 +40,8 @@ export class CtaCounts {
   }
 
   /** A change a write counted (InsightChange), or a user's pending changes of the CTA. */
-  add({ days, users, states }: Pick<InsightChange, 'days' | 'users' | 'states'>): void {
+  add({ days, users, states, arms }: Pick<InsightChange, 'days' | 'users' | 'states' | 'arms'>): void {
+    if (arms) addArms(this.arms, arms);
     for (const [day, actions, resets, newUsers] of days) {
       this.addDay(day, actions, resets, newUsers);
       this.usersReached += newUsers;

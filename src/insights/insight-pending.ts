@@ -1,3 +1,4 @@
+import type { ArmsCounts } from './experiment-changes';
 import type { InsightChange } from './insight-changes';
 import { CountsByCta, type CtaCounts } from './insight-counts';
 
@@ -16,6 +17,8 @@ interface PendingCounts {
   u?: number;
   /** `[state, machines]`, by state. */
   s?: [string, number][];
+  /** The experiment's counts per arm. */
+  x?: ArmsCounts;
 }
 
 /** The longest state name counted as it is (the key column's length); a longer one counts under its first this many characters. */
@@ -38,7 +41,8 @@ function pendingCounts(counts: CtaCounts): PendingCounts | null {
   if (days.length > 0) pending.d = days.sort(byKey);
   if (counts.users !== 0) pending.u = counts.users;
   if (states.length > 0) pending.s = states.sort(byKey);
-  return pending.d || pending.u || pending.s ? pending : null;
+  if (counts.arms.some((arm) => arm.some((count) => count !== 0))) pending.x = counts.arms;
+  return pending.d || pending.u || pending.s || pending.x ? pending : null;
 }
 
 /** Each CTA's pending changes in `text`. */
@@ -48,6 +52,7 @@ export function readPending(text: string): InsightChange[] {
     days: counts.d ?? [],
     users: counts.u ?? 0,
     states: counts.s ?? [],
+    ...(counts.x ? { arms: counts.x } : {}),
   }));
 }
 

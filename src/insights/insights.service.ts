@@ -6,6 +6,8 @@ import { CtaSummaries } from '../ctas/cta-summaries.reader';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { createSnapshotReads, type SnapshotReads } from '../database/snapshot-reads';
 import { pendingInsightsOf } from '../sdk/pending-insights';
+import { EXPERIMENT_ARMS, type ExperimentArm } from '../serving/experiment-arm';
+import type { ArmsCounts } from './experiment-changes';
 import { dayOf } from './insight-changes';
 import { CountsByCta, CtaCounts } from './insight-counts';
 import { readPending } from './insight-pending';
@@ -20,6 +22,7 @@ const SUMS_OF_TENANT = (table: 'insight_days' | 'insight_months', column: 'day' 
 const DAY_SUMS_OF_TENANT = SUMS_OF_TENANT('insight_days', 'day');
 const MONTH_SUMS_OF_TENANT = SUMS_OF_TENANT('insight_months', 'month');
 const REACHED_OF_TENANT = 'SELECT cta_id, users_reached FROM insight_ctas WHERE tenant_id = ?';
+const ARMS_OF_CTA = 'SELECT arm, entered, exposed, converted FROM experiment_arms WHERE tenant_id = ? AND cta_id = ?';
 
 /** Actions and resets of the range's days, and users reached ever. */
 function totalsOf(counts: CtaCounts, { from, to }: DayRange): InsightsTotals {
@@ -68,13 +71,7 @@ export class InsightsService {
     counts.users = Number(users[0]?.users ?? 0);
     counts.usersReached = Number(users[0]?.users_reached ?? 0);
     states.forEach((row) => counts.addMachines(String(row.state), Number(row.machines)));
-    // Only a text naming the CTA can hold its counts (`["<id>",{…}]`): the others are not parsed.
-    const named = `["${id}",`;
-    for (const text of pending.map((row) => String(row.pending_insights)).filter((text) => text.includes(named))) {
-      readPending(text)
-        .filter((change) => change.ctaId === String(id))
-        .forEach((change) => counts.add(change));
-    }
+    this.addPendingOf(counts, id, pending);
     const daily: InsightsDay[] = [];
     for (let day = range.from; day <= range.to; day++) {
       const [actions, resets, newUsers] = counts.days.get(day) ?? [0, 0, 0];
@@ -91,6 +88,33 @@ export class InsightsService {
       daily,
       totals: totalsOf(counts, range),
     };
+  }
+
+  /**
+   * The entered, exposed and converted users of each arm of CTA `id`'s experiment (treatment, holdout;
+   * docs/decisions/0024-experiments.md): the folded rows plus the pending counts, as of one moment. The
+   * caller has checked the CTA.
+   */
+  async experimentArms(tenantId: string, id: number): Promise<ArmsCounts> {
+    const [folded, pending] = await this.reads([{ sql: ARMS_OF_CTA, values: [tenantId, id] }, pendingInsightsOf(tenantId)]);
+    const counts = new CtaCounts();
+    for (const row of folded) {
+      const index = EXPERIMENT_ARMS.indexOf(row.arm as ExperimentArm);
+      if (index >= 0) counts.arms[index] = [Number(row.entered), Number(row.exposed), Number(row.converted)];
+    }
+    this.addPendingOf(counts, id, pending);
+    return counts.arms;
+  }
+
+  /** Adds to `counts` the pending counts of CTA `id` in the tenant's pending rows. */
+  private addPendingOf(counts: CtaCounts, id: number, pending: Record<string, unknown>[]): void {
+    // Only a text naming the CTA can hold its counts (`["<id>",{…}]`): the others are not parsed.
+    const named = `["${id}",`;
+    for (const text of pending.map((row) => String(row.pending_insights)).filter((text) => text.includes(named))) {
+      readPending(text)
+        .filter((change) => change.ctaId === String(id))
+        .forEach((change) => counts.add(change));
+    }
   }
 
   async overview(tenantId: string, query: { from?: unknown; to?: unknown }): Promise<InsightsOverview> {

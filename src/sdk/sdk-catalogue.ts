@@ -5,6 +5,7 @@ import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogu
 import { ctaValidTill, frequencyAsRead } from '../ctas/cta-record';
 import type { CtaExperiment } from '../ctas/cta-experiment';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
+import type { ExperimentOfWrite } from '../insights/experiment-changes';
 import { armOf, holdoutRule } from '../serving/experiment-arm';
 import { ServingAudience, servingBlocks, ServingCandidate } from '../serving/serving-decision';
 import { StateCatalogue, UserStateJson } from './user-state';
@@ -64,6 +65,7 @@ interface ServableTag {
 export const EMPTY_LAUNCH_RESPONSE = '{"data":{"ctas":null,"behaviourTags":null}}';
 
 const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+const DAY_MS = 86_400_000;
 const RESPONSE_START = utf8('{"data":{"ctas":[');
 const TAGS_START = utf8('],"behaviourTags":[');
 const RESPONSE_END = utf8(']}}');
@@ -177,6 +179,8 @@ export class TenantCatalogue implements StateCatalogue {
   private readonly held: CatalogueCta[] = [];
   private readonly stateful = new Map<string, StatefulCta>();
   private readonly tags = new Map<string, ServableTag>();
+  /** The CTAs held with an experiment, by id: what a write counts the experiments of. */
+  private readonly experiments = new Map<string, CatalogueCta>();
   /** User id → ids of the test CTAs that target the user. */
   private readonly testCtasByUser = new Map<string, Set<number>>();
   /** The cohorts a launch evaluates: those the servable CTAs name (docs/decisions/0008-cohorts.md). */
@@ -205,6 +209,7 @@ export class TenantCatalogue implements StateCatalogue {
       });
       if (cta.isTest) testCtaIds.add(id);
       const held = catalogueCta(cta, tagOfCta.get(id) ?? null);
+      if (held.experiment) this.experiments.set(String(id), held);
       if (!RUNNING_STATUSES.includes(cta.status)) {
         this.held.push(held);
         continue;
@@ -260,6 +265,19 @@ export class TenantCatalogue implements StateCatalogue {
   /** Every CTA held (live, scheduled, paused; test CTAs too), in launch order. */
   heldCtas(): readonly CatalogueCta[] {
     return this.held;
+  }
+
+  /** Whether any CTA held has an experiment: else a write counts none, and looks for none. */
+  get hasExperiments(): boolean {
+    return this.experiments.size > 0;
+  }
+
+  /** The experiment of CTA `ctaId` as a write of `userId`'s state counts it (insights/experiment-changes.ts); undefined: none. */
+  experimentOfWrite(ctaId: string, userId: string): ExperimentOfWrite | undefined {
+    const cta = this.experiments.get(ctaId);
+    if (!cta?.experiment) return undefined;
+    const { goal, windowDays } = cta.experiment;
+    return { arm: this.armOf(cta, userId) === 'holdout' ? 1 : 0, goal: goal.state, windowMs: windowDays * DAY_MS };
   }
 
   /** The user's arm in `cta`'s experiment; null when it has none. */

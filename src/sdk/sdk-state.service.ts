@@ -27,6 +27,7 @@ import { boundUserState, StateLimits, Truncation, withinLimits } from './user-st
 import { InsightsWrite, StoredUserState, UserStateStore } from './user-state.store';
 import { sdkUserLog } from './sdk-user-log';
 import { insightBaseline, insightChanges, InsightBaseline, UserStateForInsights } from '../insights/insight-changes';
+import type { WriteExperiments } from '../insights/experiment-changes';
 import { addToPending } from '../insights/insight-pending';
 
 const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
@@ -51,9 +52,28 @@ function insightsOf(
   baseline: InsightBaseline,
   state: UserStateForInsights,
   keeps: (ctaId: string) => boolean,
+  experiments?: WriteExperiments,
 ): InsightsWrite {
-  const { changes, marks } = insightChanges(baseline, state, keeps);
+  const { changes, marks } = insightChanges(baseline, state, keeps, experiments);
   return { pending: addToPending(stored?.pendingInsights ?? null, changes), pendingSinceBefore: stored?.pendingSince ?? null, marks };
+}
+
+/**
+ * The experiments a merge of `request` into `userId`'s state counts (docs/decisions/0024-experiments.md);
+ * undefined when the catalogue holds none, so a merge of a tenant without experiments does no more work.
+ */
+function writeExperiments(catalogue: TenantCatalogue, userId: string, request: SnapshotRequest, now: number): WriteExperiments | undefined {
+  if (!catalogue.hasExperiments) return undefined;
+  return {
+    now,
+    of: (ctaId) => catalogue.experimentOfWrite(ctaId, userId),
+    resetStates: (ctaId) =>
+      request.ctas.flatMap((snapshot) =>
+        snapshot.ctaId === ctaId
+          ? [...snapshot.activeStateMachines.values()].filter((sent) => sent.reset).map((sent) => sent.machine.currentState)
+          : [],
+      ),
+  };
 }
 
 /** What a launch without a body would answer a user now, and what it was decided on (the explain tool). */
@@ -199,7 +219,14 @@ export class SdkStateService {
         const keeps = keepsStateOf(catalogue, now);
         if (
           unchanged ||
-          (await this.store.write(tenantId, userId, json, stored?.version, now, insightsOf(stored, baseline, state, keeps)))
+          (await this.store.write(
+            tenantId,
+            userId,
+            json,
+            stored?.version,
+            now,
+            insightsOf(stored, baseline, state, keeps, writeExperiments(catalogue, userId, request, now)),
+          ))
         ) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);

@@ -39,8 +39,4 @@ export class UserStateEntity {
   /** What the insights counted of the user's lists, per CTA, beyond the stored lists (insights/insight-changes.ts); null when none. */
   @Column({ name: 'insight_marks', type: 'text', nullable: true })
   insightMarks: string | null;
-
-  /** How far the user has been counted in the experiments of the CTAs they met (experiments/experiment-marks.ts); null when none. */
-  @Column({ name: 'experiment_marks', type: 'text', nullable: true })
-  experimentMarks: string | null;
 }

@@ -2,9 +2,8 @@ import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
 import { MigrationColumns } from '../migration-columns';
 
 /**
- * Experiments (docs/decisions/0024-experiments.md): each CTA's experiment, how far each user has been
- * counted in the experiments of the CTAs they met (written with the user's state: no row shared between
- * users), and the per-arm counts the insights fold adds up.
+ * Experiments (docs/decisions/0024-experiments.md): each CTA's experiment, and the per-arm counts the
+ * insights fold adds up (what each user has been counted in lives in their insight marks).
  */
 export class AddCtaExperiments1767225603500 implements MigrationInterface {
   name = 'AddCtaExperiments1767225603500';
@@ -13,7 +12,6 @@ export class AddCtaExperiments1767225603500 implements MigrationInterface {
     const column = new MigrationColumns(queryRunner);
     const key = (options: ReturnType<MigrationColumns['bigint']>) => ({ ...options, isPrimary: true });
     await queryRunner.addColumn('ctas', new TableColumn(column.text('experiment', true)));
-    await queryRunner.addColumn('sdk_user_states', new TableColumn(column.text('experiment_marks', true)));
     await queryRunner.createTable(
       new Table({
         name: 'experiment_arms',
@@ -31,7 +29,6 @@ export class AddCtaExperiments1767225603500 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropTable('experiment_arms');
-    await queryRunner.dropColumn('sdk_user_states', 'experiment_marks');
     await queryRunner.dropColumn('ctas', 'experiment');
   }
 }
