@@ -6,6 +6,7 @@ import { CLUSTER_KIND, describeOnMysql, onServer, SERVERS } from './cluster';
 import { createDatabase, TestApp } from './harness';
 import { daysAgo, dayOf, snapshot, TODAY } from './insights';
 import { SdkClient } from './sdk-client';
+import { armOf } from '../src/serving/experiment-arm';
 
 /** No timer fires during the suite: the fold runs by hand, on both instances at once. */
 const JOB_INTERVAL_MS = 3_600_000;
@@ -96,5 +97,37 @@ describeOnMysql(`insights on several instances [${CLUSTER_KIND}]`, () => {
     await foldEverywhere();
     expect(await pendingUsers()).toBe(0);
     expect((await readEverywhere(admin.tenantId, id)).totals).toEqual({ actions: 300, resets: 300, usersReached: 300 });
+  });
+
+  it("counts an experiment's users once per arm when their deltas race through both instances, folds racing too", async () => {
+    const admin = new AdminClient(instances[0], `insights-multi-${++tenantCount}`);
+    const id = String(await admin.create({ experiment: { holdoutPercent: 50, goal: { state: '3' } } }));
+    await admin.move(id, 'live');
+    const users = Array.from({ length: 30 }, (_, index) => 700 + index);
+    const at = instances[0].clock.now();
+    const exposed = snapshot(id, { actionDoneAt: [at] }, { s: machine('1', at) });
+    const purchased = snapshot(
+      id,
+      { actionDoneAt: [at], resetAt: [at + 1] },
+      { s: { ...machine('3', at + 1, { createdAt: at }), reset: true } },
+    );
+    const statuses: number[] = [];
+    // Each user's exposure, purchase and a re-sent exposure go through alternating instances at once, in any order.
+    const deltas = users.flatMap((user) =>
+      [exposed, purchased, exposed].map(async (body, index) => {
+        const response = await new SdkClient(instances[(user + index) % 2], admin.tenantId, String(user)).delta(body);
+        statuses.push(response.status);
+      }),
+    );
+    await Promise.all([...deltas, foldEverywhere()]);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    await foldEverywhere();
+    const held = users.filter((user) => armOf(admin.tenantId, id, String(user), 50) === 'holdout').length;
+    const reports = await Promise.all(instances.map((instance) => new AdminClient(instance, admin.tenantId).insights.experiment(id)));
+    expect(reports[1].body).toEqual(reports[0].body);
+    expect(reports[0].body.data.arms).toEqual({
+      treatment: { entered: 30 - held, exposed: 30 - held, converted: 30 - held, rate: 30 - held === 0 ? null : 1 },
+      holdout: { entered: held, exposed: held, converted: held, rate: held === 0 ? null : 1 },
+    });
   });
 });
