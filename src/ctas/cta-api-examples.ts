@@ -60,9 +60,6 @@ export const RULE_EXAMPLE = {
   frequency: { session: { limit: 1 }, window: { limit: 2, unit: 'days', value: 7 }, lifeSpan: { limit: 5 } },
 };
 
-/** An experiment on the example's rule: 10% held out, converting when the journey completes (state "3", a purchase). */
-export const EXPERIMENT_EXAMPLE = { holdoutPercent: 10, goal: { state: '3' }, windowDays: 7, holdoutEvent: 'cta_holdout' };
-
 /** The created CTA sent back unchanged; its times left out keep their values, so a live CTA takes it too (its state graph is kept). */
 export const UPDATE_EXAMPLE = {
   description: 'Nudge new users who opened the store twice without buying',
@@ -70,6 +67,10 @@ export const UPDATE_EXAMPLE = {
   team: 'growth',
   rule: RULE_EXAMPLE,
 };
+
+/** An experiment on the example's rule: 10% held out, converting when the journey completes (state "3", a purchase). */
+export const EXPERIMENT_EXAMPLE = { holdoutPercent: 10, goal: { state: '3' }, windowDays: 7, holdoutEvent: 'cta_holdout' };
+
 export const CREATE_EXAMPLE = {
   name: 'first-purchase-reminder',
   description: UPDATE_EXAMPLE.description,
@@ -78,6 +79,7 @@ export const CREATE_EXAMPLE = {
   startTime: null,
   endTime: null,
   rule: RULE_EXAMPLE,
+  experiment: EXPERIMENT_EXAMPLE,
 };
 
 /** CTA 1 as read back once the flow has linked it and taken it live. */
@@ -96,7 +98,7 @@ export const RECORD_EXAMPLE = {
     frequency: { ...RULE_EXAMPLE.frequency, lifespan: RULE_EXAMPLE.frequency.lifeSpan },
     ctaValidTill: null,
   },
-  experiment: null,
+  experiment: EXPERIMENT_EXAMPLE,
   createdAt: 1795372000000,
   createdBy: 'ops@example.com',
   lastUpdatedAt: null,
