@@ -1,3 +1,4 @@
+import type { ExperimentReport } from '../src/experiments/experiment-report';
 import type { CtaInsights, InsightsOverview } from '../src/insights/insights.types';
 import { InsightFold } from '../src/insights/insight-fold.service';
 import type { AdminClient } from './admin-client';
@@ -60,6 +61,16 @@ export function insightsSuite(api: () => TestApp) {
     return after.body.data;
   };
 
+  /** The CTA's experiment report (docs/experiments.md), read before and after the fold runs: the same. */
+  const experimentOf = async (admin: AdminClient, ctaId: string): Promise<ExperimentReport> => {
+    const before = await admin.insights.experiment(ctaId);
+    expect(before.status).toBe(200);
+    await fold();
+    const after = await admin.insights.experiment(ctaId);
+    expect(after.body).toEqual(before.body);
+    return after.body.data;
+  };
+
   /** The tenant's overview, read before and after the fold runs: the same. */
   const overviewOf = async (admin: AdminClient, query = {}): Promise<InsightsOverview> => {
     const before = await admin.insights.overview(query);
@@ -70,5 +81,5 @@ export function insightsSuite(api: () => TestApp) {
     return after.body.data;
   };
 
-  return { device, send, fold, insightsOf, overviewOf };
+  return { device, send, fold, insightsOf, experimentOf, overviewOf };
 }
