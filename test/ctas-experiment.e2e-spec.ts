@@ -66,6 +66,17 @@ eachDatabase('CTA experiments', (database) => {
     const mixed = await ctas.ctas.create({ ...ctasBody(), team: 5, experiment: { holdoutPercent: 0, goal: { state: '3' } } } as never);
     expect(mixed.status).toBe(400);
     expect(mixed.body.error.message).toMatch(/team.*experiment\.holdoutPercent/);
+    // A test CTA has none: its body's fields are its own, others ignored; it is served as written.
+    const testCta = await ctas.testCtas.create({
+      userIds: [1],
+      expiresInMinutes: 60,
+      rule: examples.rule(),
+      experiment: EXPERIMENT,
+    } as never);
+    expect(testCta.status).toBe(200);
+    const served = (await new SdkClient(api, 'experiment-checks', '1').launch()).body.data.ctas;
+    expect(served.map((cta) => cta.ctaId)).toEqual([String(testCta.body.data)]);
+    expect(JSON.stringify(served)).not.toContain('NUDGE_ACTION');
     // The validate endpoint says the same without saving.
     const validated = await ctas.ctas.validate({ ...ctasBody(), experiment: { holdoutPercent: 10, goal: { state: '7' } } } as never);
     expect(validated.body.data.errors).toEqual([expect.objectContaining({ path: 'experiment.goal.state' })]);
