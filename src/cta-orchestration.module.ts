@@ -16,6 +16,8 @@ import { CtasModule } from './ctas/ctas.module';
 import { TestCtasController } from './ctas/test-ctas.controller';
 import { mountControllers, routeRoots } from './http/mount-controllers';
 import { EventsController } from './events/events.controller';
+import { ExposurePolicyController } from './exposure-policy/exposure-policy.controller';
+import { ExposurePolicyModule } from './exposure-policy/exposure-policy.module';
 import { ExplainModule } from './explain/explain.module';
 import { LaunchExplainController } from './explain/launch-explain.controller';
 import { EventsModule } from './events/events.module';
@@ -49,6 +51,7 @@ const FEATURE_MODULES: Type[] = [
   BehaviourTagsModule,
   CohortsModule,
   EventsModule,
+  ExposurePolicyModule,
   NudgePreviewModule,
   SdkModule,
   AppUsersModule,
@@ -66,6 +69,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   CohortsController,
   CohortNamesController,
   EventsController,
+  ExposurePolicyController,
   NudgePreviewAdminController,
   AuditController,
   AppUsersController,

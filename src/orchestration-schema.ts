@@ -10,6 +10,7 @@ import { CtaCohortEntity } from './cohorts/cta-cohort.entity';
 import { CtaTagEntity } from './ctas/cta-tag.entity';
 import { CtaTestUserEntity } from './ctas/cta-test-user.entity';
 import { CtaEntity } from './ctas/cta.entity';
+import { ExposurePolicyEntity } from './exposure-policy/exposure-policy.entity';
 import { EventDefinitionEntity } from './events/event-definition.entity';
 import { InsightCtaEntity } from './insights/insight-cta.entity';
 import { InsightDayEntity } from './insights/insight-day.entity';
@@ -30,6 +31,7 @@ import { CreateCohorts1767225601900 } from './database/migrations/1767225601900-
 import { CreateAuditEntries1767225602000 } from './database/migrations/1767225602000-CreateAuditEntries';
 import { AddCampaignInsights1767225603100 } from './database/migrations/1767225603100-AddCampaignInsights';
 import { AddCtaApprovals1767225603300 } from './database/migrations/1767225603300-AddCtaApprovals';
+import { AddExposurePolicy1767225603500 } from './database/migrations/1767225603500-AddExposurePolicy';
 
 /**
  * Every entity of the service, by the feature that owns the table (only that feature's folder
@@ -67,6 +69,8 @@ export const ORCHESTRATION_ENTITIES = [
   InsightMonthEntity,
   InsightCtaEntity,
   InsightStateEntity,
+  // exposure-policy
+  ExposurePolicyEntity,
 ];
 
 /** Every migration, in order; a host runs them with its own. */
@@ -82,6 +86,7 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreateAuditEntries1767225602000,
   AddCampaignInsights1767225603100,
   AddCtaApprovals1767225603300,
+  AddExposurePolicy1767225603500,
 ];
 
 /**

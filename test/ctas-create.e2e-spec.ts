@@ -34,6 +34,7 @@ eachDatabase('CTAs', (database) => {
         endTime: null,
         ctaStatus: 'draft',
         rule: ruleAsRead(examples.rule()),
+        capExempt: false,
         createdAt: expect.any(Number),
         createdBy: 'ops@example.com',
         lastUpdatedAt: null,

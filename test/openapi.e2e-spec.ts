@@ -147,6 +147,7 @@ describe('OpenAPI contract (openapi.json)', () => {
       'Behaviour tags',
       'CTA status',
       'Cohorts',
+      'Exposure policy',
       'Event definitions',
       'Nudge previews',
       'SDK',

@@ -39,6 +39,7 @@ describe('editableFields', () => {
       endTime: 99,
       ctaStatus: 'paused',
       rule,
+      capExempt: true,
       createdAt: 1,
       createdBy: 'alice',
       lastUpdatedAt: 2,
@@ -52,6 +53,7 @@ describe('editableFields', () => {
       startTime: 5,
       endTime: 99,
       rule: { priority: 5, stateToAction: {} },
+      capExempt: true,
     });
     expect(rule.ctaValidTill).toBe(99);
   });

@@ -15,6 +15,8 @@ export interface CtaRecord {
   endTime: number | null;
   ctaStatus: CtaStatus;
   rule: CtaRule & { ctaValidTill: number | null };
+  /** Served over the exposure cap (docs/exposure-policy.md); never sent to devices. */
+  capExempt: boolean;
   createdAt: number;
   createdBy: string;
   lastUpdatedAt: number | null;
@@ -61,9 +63,10 @@ const ruleAsRead = (cta: CtaEntity): CtaRecord['rule'] => ({
 });
 
 /** What a restore puts back of a CTA as recorded: the fields an update sends (`ctaValidTill` is derived, so left out of the rule). */
-export function editableFields({ description, tags, team, startTime, endTime, rule }: CtaRecord): CtaFieldsDto {
+export function editableFields({ description, tags, team, startTime, endTime, rule, capExempt }: CtaRecord): CtaFieldsDto {
   const { ctaValidTill: _derived, ...storedRule } = rule;
-  return { description, tags, team, startTime, endTime, rule: storedRule };
+  // Entries from before capExempt existed lack it: the restore keeps the current value.
+  return { description, tags, team, startTime, endTime, rule: storedRule, capExempt };
 }
 
 /** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id; their approvals while approvals are required. */
@@ -86,6 +89,7 @@ export function toCtaRecord(cta: CtaEntity, links: CtaLinks): CtaRecord {
     endTime: cta.endTime,
     ctaStatus: cta.status,
     rule: ruleAsRead(cta),
+    capExempt: cta.capExempt,
     createdAt: cta.createdAt,
     createdBy: cta.createdBy,
     lastUpdatedAt: cta.lastUpdatedAt,

@@ -50,6 +50,10 @@ export class CtaEntity {
   @Column({ name: 'is_test', type: 'boolean', default: false, transformer: booleanTransformer })
   isTest: boolean;
 
+  /** Served however many actions the user had (the exposure policy, docs/exposure-policy.md); its actions still count. */
+  @Column({ name: 'cap_exempt', type: 'boolean', default: false, transformer: booleanTransformer })
+  capExempt: boolean;
+
   /** Test CTAs only: when the test CTA stops being served and is purged. */
   @Column({ name: 'expires_at', type: 'bigint', nullable: true })
   expiresAt: number | null;

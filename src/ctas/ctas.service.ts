@@ -67,6 +67,7 @@ export class CtasService {
       startTime: body.startTime ?? null,
       endTime: body.endTime ?? null,
       rule: fields.rule,
+      capExempt: body.capExempt ?? false,
       isTest: false,
       expiresAt: null,
       createdAt: now,
@@ -156,7 +157,7 @@ export class CtasService {
         throw new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, refusal);
       }
       const before = await this.records.recordOf(manager, current);
-      // Omitted description/startTime/endTime keep their value; an explicit null clears it (a start only in draft).
+      // Omitted description/startTime/endTime/capExempt keep their value; an explicit null clears it (a start only in draft).
       const startTime = sentStart === undefined ? current.startTime : sentStart;
       const endTime = body.endTime === undefined ? current.endTime : body.endTime;
       const order = startTime !== null && endTime !== null ? endAfterStartProblem(startTime, endTime) : null;
@@ -169,6 +170,7 @@ export class CtasService {
         startTime,
         endTime,
         ...(body.description === undefined ? {} : { description: body.description }),
+        ...(body.capExempt === undefined ? {} : { capExempt: body.capExempt }),
         lastUpdatedAt: now,
         lastUpdatedBy: user,
         contentChangedBy: origin.actor,

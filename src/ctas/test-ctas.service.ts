@@ -78,6 +78,7 @@ export class TestCtasService implements OnModuleInit {
         startTime: now,
         endTime: null,
         rule,
+        capExempt: false,
         isTest: true,
         expiresAt: now + body.expiresInMinutes * MINUTE_MS,
         createdAt: now,

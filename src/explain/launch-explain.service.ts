@@ -58,8 +58,8 @@ export class LaunchExplainService {
       userId,
       tenantCtas.filter((cta) => !heldIds.has(Number(cta.id))),
     );
-    const launched = catalogue.audienceOf(userId, cohorts);
-    const audience: ServingAudience = { cohorts, testCtas: new Set([...(launched.testCtas ?? []), ...others.listing]) };
+    const launched = catalogue.audienceOf(userId, cohorts, preview.exposureCap !== null);
+    const audience: ServingAudience = { ...launched, testCtas: new Set([...(launched.testCtas ?? []), ...others.listing]) };
     const explained = [...held, ...others.ctas]
       .sort(launchOrder)
       .map((cta) => ({ cta, blocks: servingBlocks(cta, audience, now) }))
@@ -84,7 +84,14 @@ export class LaunchExplainService {
         name: nameOf(ctaId),
         ctaStatus: cta.status,
         served: blocks === 0,
-        reasons: reasonsOf(blocks, cta, { userId, cohorts, device, shadows: shadows.get(ctaId) ?? [], nameOf }),
+        reasons: reasonsOf(blocks, cta, {
+          userId,
+          cohorts,
+          device,
+          shadows: shadows.get(ctaId) ?? [],
+          nameOf,
+          exposureCap: preview.exposureCap,
+        }),
         behaviourTagName: cta.tagName,
         device,
       };

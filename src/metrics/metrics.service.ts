@@ -45,6 +45,12 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly exposureCapped = new Counter({
+    name: 'cta_exposure_capped_launches_total',
+    help: "App launches of users at their tenant's exposure cap: only capExempt and test CTAs were served",
+    registers: [this.registry],
+  });
+
   private readonly jobDuration = new Histogram({
     name: 'cta_periodic_job_duration_seconds',
     help: "Periodic job runs on this instance (the one holding the job's lease): count and duration",
@@ -81,6 +87,10 @@ export class MetricsService {
         this.set(size());
       },
     });
+  }
+
+  launchCapped(): void {
+    this.exposureCapped.inc();
   }
 
   stateTruncated(reason: 'machines_per_cta' | 'user_state_bytes', entries: number): void {

@@ -24,6 +24,7 @@ const cta = (id: number, fields: Partial<CatalogueCtaRow> = {}): CatalogueCtaRow
   rule: rule(1),
   isTest: false,
   expiresAt: null,
+  capExempt: false,
   ...fields,
 });
 

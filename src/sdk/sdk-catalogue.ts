@@ -4,6 +4,7 @@ import { keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/cta-status-pol
 import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogue.reader';
 import { ctaValidTill, frequencyAsRead } from '../ctas/cta-record';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
+import { ActiveExposurePolicy, activePolicy, ExposurePolicy, NO_EXPOSURE_POLICY } from '../exposure-policy/exposure-policy';
 import { ServingAudience, servingBlocks, ServingCandidate } from '../serving/serving-decision';
 import { StateCatalogue, UserStateJson } from './user-state';
 
@@ -146,6 +147,7 @@ export const catalogueCta = (row: CatalogueCtaRow, tagName: string | null): Cata
   isTest: row.isTest,
   expiresAt: row.expiresAt,
   eligibility: row.rule.cohortEligibility,
+  capExempt: row.capExempt,
   tagName,
 });
 
@@ -164,6 +166,8 @@ export class TenantCatalogue implements StateCatalogue {
   /** The cohorts a launch evaluates: those the servable CTAs name (docs/decisions/0008-cohorts.md). */
   readonly cohortTargeting: CohortTargeting;
   private readonly cohortDefinitions: CohortDefinitionRow[];
+  /** The tenant's exposure cap, null when off (docs/exposure-policy.md): it changes with the catalogue's revision. */
+  readonly exposurePolicy: ActiveExposurePolicy | null;
 
   constructor(
     ctas: CatalogueCtaRow[],
@@ -171,7 +175,9 @@ export class TenantCatalogue implements StateCatalogue {
     links: BehaviourTagLinkRow[],
     tags: CatalogueTagRow[],
     cohorts: CohortDefinitionRow[] = [],
+    exposurePolicy: ExposurePolicy = NO_EXPOSURE_POLICY,
   ) {
+    this.exposurePolicy = activePolicy(exposurePolicy);
     const tagOfCta = new Map(links.map((link) => [Number(link.ctaId), link.tagName]));
     const testCtaIds = new Set<number>();
     for (const cta of ctas) {
@@ -244,9 +250,9 @@ export class TenantCatalogue implements StateCatalogue {
     return this.held;
   }
 
-  /** What the serving decision reads of the user: their cohorts at this launch and the test CTAs that list them. */
-  audienceOf(userId: string, cohorts: readonly string[]): ServingAudience {
-    return { cohorts, testCtas: this.testCtasByUser.get(userId) };
+  /** What the serving decision reads of the user: their cohorts at this launch, the test CTAs that list them, whether they are over the cap. */
+  audienceOf(userId: string, cohorts: readonly string[], overCap: boolean): ServingAudience {
+    return { cohorts, testCtas: this.testCtasByUser.get(userId), overCap };
   }
 
   /**
@@ -260,10 +266,11 @@ export class TenantCatalogue implements StateCatalogue {
 
   /**
    * The launch answer (docs/architecture.md, the launch's render step) for a user whose state is
-   * already pruned: eligible CTAs by priority, then id; the tags linking them, by name.
+   * already pruned: eligible CTAs by priority, then id; the tags linking them, by name. `overCap`: the
+   * user's actions reach the exposure cap (only exempt CTAs and test CTAs are served).
    */
-  render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number): Buffer {
-    const audience = this.audienceOf(userId, cohorts);
+  render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number, overCap = false): Buffer {
+    const audience = this.audienceOf(userId, cohorts, overCap);
     const usedTags = new Set<string>();
     const response = new ResponseWriter();
     response.add(RESPONSE_START);

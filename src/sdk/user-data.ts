@@ -80,7 +80,7 @@ export async function eraseUserState(manager: EntityManager, tenantId: string, u
     const row = await forUpdate(
       manager.createQueryBuilder(UserStateEntity, 'row').where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
     ).getOne();
-    if (!row || row.state === EMPTY_DOCUMENT) {
+    if (!row || (row.state === EMPTY_DOCUMENT && row.recentActions === null)) {
       return null;
     }
     const { affected } = await manager
@@ -93,6 +93,7 @@ export async function eraseUserState(manager: EntityManager, tenantId: string, u
         pendingInsights: null,
         pendingSince: null,
         insightMarks: null,
+        recentActions: null,
       })
       .where('tenant_id = :tenantId AND user_id = :userId AND version = :version', { tenantId, userId, version: row.version })
       .execute();

@@ -60,6 +60,9 @@ export class CtaRecordDto implements CtaRecord {
   })
   rule: CtaRecord['rule'];
 
+  @ApiPropertyOptional({ description: 'served over the exposure cap (docs/exposure-policy.md); never sent to devices' })
+  capExempt: boolean;
+
   @ApiPropertyOptional(EPOCH_MS)
   createdAt: number;
 
