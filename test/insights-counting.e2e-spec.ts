@@ -112,16 +112,70 @@ eachDatabase('Campaign insights: counting actions, resets and new users', (datab
     expect((await insightsOf(admin, id)).totals).toEqual({ actions: 3, resets: 3, usersReached: 1 });
   });
 
-  it("never counts an entry twice when two devices overwrite each other's lists; one arriving after a newer one is missed (the documented limit)", async () => {
+  it("counts each entry once when two devices overwrite each other's lists, one arriving after a newer one too", async () => {
     const { admin, tenantId, id } = await setUp();
     const [t1, t2, t3, t4, t5] = [daysAgo(5), daysAgo(4), daysAgo(3), daysAgo(2), daysAgo(1)];
     await send(tenantId, 13, snapshot(id, { actionDoneAt: [t1, t3] }, { phone: machine('1', TODAY) })); // phone: 2
-    await send(tenantId, 13, snapshot(id, { actionDoneAt: [t2] })); // tablet: older than t3, missed
+    await send(tenantId, 13, snapshot(id, { actionDoneAt: [t2] })); // tablet: t2, older than t3
     await send(tenantId, 13, snapshot(id, { actionDoneAt: [t1, t3, t4] })); // phone: t4
-    expect((await insightsOf(admin, id)).totals.actions).toBe(3);
+    expect((await insightsOf(admin, id)).totals.actions).toBe(4);
     await send(tenantId, 13, snapshot(id, { actionDoneAt: [t2, t5] })); // tablet: t5
-    await send(tenantId, 13, snapshot(id, { actionDoneAt: [t1, t3, t4] })); // phone: nothing newer than t5
-    expect((await insightsOf(admin, id)).totals).toEqual({ actions: 4, resets: 0, usersReached: 1 });
+    await send(tenantId, 13, snapshot(id, { actionDoneAt: [t1, t3, t4] })); // phone: nothing new
+    expect((await insightsOf(admin, id)).totals).toEqual({ actions: 5, resets: 0, usersReached: 1 });
+  });
+
+  /** Issue 37: device 1 sends [a]; device 2, reinstalled, sends [] then [b]; device 1 sends [a] again. */
+  const reinstall = (a: number, b: number) => [
+    snapshot('', { actionDoneAt: [a], resetAt: [a] }),
+    snapshot('', { actionDoneAt: [], resetAt: [] }),
+    snapshot('', { actionDoneAt: [b], resetAt: [b] }),
+    snapshot('', { actionDoneAt: [a], resetAt: [a] }),
+  ];
+  const orders = [
+    [0, 1, 2, 3],
+    [1, 2, 0, 3],
+    [2, 3, 1, 0],
+    [3, 1, 2, 0],
+  ];
+  it.each(orders)(
+    'counts an entry once for the user after a reinstall emptied one device and the other re-sends its old list (order %i %i %i %i)',
+    async (...order) => {
+      const { admin, tenantId, id } = await setUp();
+      const [a, b] = [daysAgo(3), daysAgo(1)];
+      const bodies = reinstall(a, b).map((body) => ({ ctas: body.ctas.map((cta) => ({ ...cta, ctaId: id })) }));
+      for (const user of [20, 21, 22]) {
+        for (const index of order) {
+          // Each body through the delta and again as a launch's body, as devices re-send.
+          await send(tenantId, user, bodies[index]);
+          expect((await device(tenantId, user).launch(bodies[index])).status).toBe(200);
+        }
+      }
+      const insights = await insightsOf(admin, id);
+      expect(insights.totals).toEqual({ actions: 6, resets: 6, usersReached: 3 });
+      // Each user's first action, on its day, whichever arrived first.
+      expect(insights.daily.filter((day) => day.actions > 0)).toEqual([
+        dayCounts(a, { actions: 3, resets: 3, newUsers: 3 }),
+        dayCounts(b, { actions: 3, resets: 3 }),
+      ]);
+      const overview = await overviewOf(admin, { from: dayOf(daysAgo(7)), to: dayOf(TODAY) });
+      expect(overview.ctas).toEqual([expect.objectContaining({ ctaId: Number(id), actions: 6, resets: 6, usersReached: 3 })]);
+    },
+  );
+
+  it('erases the entries counted with the user: entries sent again after an erase are new data', async () => {
+    const { admin, tenantId, id } = await setUp();
+    const a = daysAgo(2);
+    await send(tenantId, 30, snapshot(id, { actionDoneAt: [a] }));
+    // A reinstalled device empties the list: only the marks remember the entry, and the erase clears them too.
+    await send(tenantId, 30, snapshot(id, { actionDoneAt: [] }));
+    await send(tenantId, 30, snapshot(id, { actionDoneAt: [a] }));
+    await send(tenantId, 30, snapshot(id, { actionDoneAt: [] }));
+    expect((await insightsOf(admin, id)).totals).toEqual({ actions: 1, resets: 0, usersReached: 1 });
+    const erased = await admin.appUsers.erase('30');
+    expect({ status: erased.status, state: erased.body.data.state }).toEqual({ status: 200, state: true });
+    expect((await admin.appUsers.erase('30')).body.data.state).toBe(false);
+    await send(tenantId, 30, snapshot(id, { actionDoneAt: [a] }));
+    expect((await insightsOf(admin, id)).totals).toEqual({ actions: 2, resets: 0, usersReached: 2 });
   });
 
   it('counts nothing for a refused delta, a snapshot of an unknown CTA, or a user without lists', async () => {

@@ -7,6 +7,7 @@ import { describeOnMysql, GALERA, onServer, SERVERS } from './cluster';
 import { createDatabase, errorBody, TestApp } from './harness';
 
 const LAUNCH = '/cta/active/state-machines/';
+const DAY = 24 * 60 * 60 * 1000;
 const DELTA = '/cta/state-machines/snapshot/delta/';
 /** Instance A re-checks revisions every second (the default); B is the stale one. */
 const A_REVALIDATE_MS = 1000;
@@ -121,6 +122,60 @@ describeOnMysql(
           { data: true },
         );
         expect(ctaIds(await launch(a, tenant, '1'))).toEqual([kept]);
+      });
+
+      /**
+       * A tenant where B has cached `known` live and `fresh` a draft, then `fresh` went live through A: what
+       * issue 37 drops with a CTA that ended — its id in a tag's `activeCtas`, the insights' marks of it —
+       * B must not drop on its word alone.
+       */
+      const staleAboutFresh = async (tagged: boolean) => {
+        const tenant = tenantId();
+        const admin = new AdminClient(a, tenant);
+        const known = await admin.cta({ actions: [] });
+        const fresh = await admin.cta({ actions: [] });
+        if (tagged) await admin.tag(examples.tag.behaviourTagName, [known, fresh]);
+        await admin.move(known, 'live');
+        // A snapshot makes B read the tenant's catalogue now, even when B's list of tenants is older than it.
+        expect(
+          (await delta(b, tenant, '1', { ctas: [{ ctaId: known, activeStateMachines: { k: machine('1', EXAMPLE_TIME) } }] })).body,
+        ).toEqual({
+          data: true,
+        });
+        await admin.move(fresh, 'live');
+        expect(ctaIds(await launch(b, tenant, '1'))).toEqual([known]);
+        return { tenant, admin, known, fresh };
+      };
+
+      it("keeps a tag's active CTA it does not know yet: in the launch and in what it stores (docs/decisions/0004-behaviour-tags.md)", async () => {
+        const { tenant, admin, fresh } = await staleAboutFresh(true);
+        const acted = { behaviourTags: [{ behaviourTagName: examples.tag.behaviourTagName, ctaRelation: { activeCtas: [fresh] } }] };
+        expect((await delta(a, tenant, '7', acted)).body).toEqual({ data: true });
+        if (GALERA.length > 0) {
+          await dataSourceOf(b).query('SET STATEMENT wsrep_sync_wait = 1 FOR SELECT COUNT(*) FROM sdk_user_states');
+        }
+        const launched = await launch(b, tenant, '7');
+        expect(launched.body.data.behaviourTags.map((tag: any) => tag.ctaRelation.activeCtas)).toEqual([[fresh]]);
+        expect((await delta(b, tenant, '8', acted)).body).toEqual({ data: true });
+        const stored = await admin.appUsers.export('8');
+        expect(stored.body.data.state.behaviourTags.map((tag) => tag.activeCtas)).toEqual([[fresh]]);
+      });
+
+      it("keeps the insights' marks of a CTA it does not know yet, so a re-sent list counts once (docs/decisions/0018-campaign-insights.md)", async () => {
+        const { tenant, admin, known, fresh } = await staleAboutFresh(false);
+        const at = EXAMPLE_TIME - 2 * DAY;
+        const actions = (actionDoneAt: number[]) => ({ ctas: [{ ctaId: fresh, activeStateMachines: {}, actionDoneAt }] });
+        expect((await delta(a, tenant, '9', actions([at]))).body).toEqual({ data: true });
+        // A reinstalled device empties the list: the user keeps no state for `fresh`, only its marks.
+        expect((await delta(a, tenant, '9', actions([]))).body).toEqual({ data: true });
+        // A merge through B, whose catalogue does not keep `fresh`.
+        const merged = await delta(b, tenant, '9', { ctas: [{ ctaId: known, activeStateMachines: { m: machine('1', EXAMPLE_TIME) } }] });
+        expect(merged.body).toEqual({ data: true });
+        // The other device sends its old list again.
+        expect((await delta(a, tenant, '9', actions([at]))).body).toEqual({ data: true });
+        const day = new Date(at).toISOString().slice(0, 10);
+        const insights = await admin.insights.ofCta(fresh, { from: day, to: day });
+        expect(insights.body.data.totals).toEqual({ actions: 1, resets: 0, usersReached: 1 });
       });
     });
 

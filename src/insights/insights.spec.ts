@@ -1,6 +1,7 @@
-import { emptyUserState, type UserState } from '../sdk/user-state';
+import { emptyUserState, MAX_STORED_LIST_ENTRIES, type UserState } from '../sdk/user-state';
 import type { StateMachine } from '../sdk/snapshot-request';
-import { DAY_MS, insightBaseline, insightChanges, newEntries } from './insight-changes';
+import { countList, DAY_MS, insightBaseline, insightChanges, MAX_COUNTED_EXTRA } from './insight-changes';
+import { CtaCounts } from './insight-counts';
 import { addToPending, readPending } from './insight-pending';
 import { dayRange, firstDayOf, monthOf, monthsAndDays } from './insight-range';
 
@@ -17,38 +18,46 @@ function stateOf(lists: { actionDoneAt?: number[]; resetAt?: number[] }, machine
   return state;
 }
 
-describe('newEntries: what a list adds past the mark', () => {
+describe('countList: what replacing a stored list counts', () => {
+  const marks = (floor: number | null, extra: number[] = []) => ({ floor, extra });
   it.each([
-    ['a re-sent list', [1, 2, 3], [3, 1], []],
-    ['a grown list', [1, 2, 3, 4, 5], [3, 1], [4, 5]],
-    ['a first list', [3, 1], null, [3, 1]],
-    ['entries the caps dropped, sent again', [1, 2, 3, 4], [4, 1], []],
-    ['entries older than the mark', [2, 5], [3, 1], [5]],
-    ['one more of an equal time', [4, 4, 4], [4, 2], [4]],
-    ['fewer of an equal time', [4], [4, 2], []],
-  ] as const)('%s', (_case, list, mark, added) => {
-    expect(newEntries(list, mark === null ? null : [mark[0], mark[1]])).toEqual(added);
+    ['a re-sent list', [1, 2, 3], marks(null), [3, 1, 2], [], marks(null)],
+    ['a grown list', [1, 2, 3], marks(null), [1, 2, 3, 4, 5], [4, 5], marks(null)],
+    ['a first list', [], marks(null), [3, 1], [1, 3], marks(null)],
+    ['an emptied list: its entries stay counted', [1, 2], marks(null), [], [], marks(null, [1, 2])],
+    ['an older entry of another device', [3], marks(null), [2], [2], marks(null, [3])],
+    ['entries counted before, sent again after a reinstall', [5], marks(null, [1, 2]), [1, 2, 5, 6], [6], marks(null)],
+    ['entries at or below the floor', [], marks(4), [3, 4, 5], [5], marks(4)],
+    ['one more of an equal time', [4, 4], marks(null), [4, 4, 4], [4], marks(null)],
+    ['fewer of an equal time', [4, 4], marks(null), [4], [], marks(null, [4])],
+  ] as const)('%s', (_case, stored, before, sent, added, after) => {
+    const counted = countList(stored, before, sent);
+    expect(counted.added).toEqual(added);
+    expect(counted.marks).toEqual(after);
+  });
+
+  it(`keeps the newest ${MAX_STORED_LIST_ENTRIES} entries of a list's counted set; older ones raise the floor`, () => {
+    const entries = Array.from({ length: MAX_STORED_LIST_ENTRIES + 2 }, (_, index) => index);
+    const counted = countList(entries.slice(0, MAX_STORED_LIST_ENTRIES), marks(null), entries.slice(2));
+    expect(counted).toEqual({ added: [MAX_STORED_LIST_ENTRIES, MAX_STORED_LIST_ENTRIES + 1], marks: marks(1) });
+    // A reinstalled device: the counted entries it no longer sends stay, the newest of them.
+    const emptied = countList(entries.slice(2), marks(1), [MAX_STORED_LIST_ENTRIES + 5]);
+    expect(emptied.added).toEqual([MAX_STORED_LIST_ENTRIES + 5]);
+    expect(emptied.marks).toEqual(marks(2, entries.slice(3)));
   });
 });
 
 describe('insightChanges: one write of a user state', () => {
   const day = 20_000;
   const at = (days: number, ms = 0) => (day + days) * DAY_MS + ms;
+  const keepsAll = () => true;
 
   it('counts new entries on their UTC day, a first action as a new user, and the machines per state', () => {
     const before = stateOf({}, { a: '0' });
     const baseline = insightBaseline(before, '[]');
     const after = stateOf({ actionDoneAt: [at(1, 5), at(0, DAY_MS - 1)], resetAt: [at(1)] }, { a: '1', b: '1' });
-    const { changes, marks } = insightChanges(baseline, after);
-    expect(JSON.parse(marks!)).toEqual([
-      [
-        '7',
-        [
-          [at(1, 5), 1],
-          [at(1), 1],
-        ],
-      ],
-    ]);
+    const { changes, marks } = insightChanges(baseline, after, keepsAll);
+    expect(JSON.parse(marks)).toEqual([['7', { f: at(0, DAY_MS - 1) }]]);
     expect(changes).toEqual([
       {
         ctaId: '7',
@@ -65,31 +74,108 @@ describe('insightChanges: one write of a user state', () => {
     ]);
   });
 
-  it('counts a user gone from a CTA (state dropped, marks with it) and no change at all as nothing', () => {
+  it("keeps a CTA's marks while the catalogue keeps its state, drops them with it, and counts no change at all as nothing", () => {
     const state = stateOf({ actionDoneAt: [at(0)] }, { a: '2' });
-    const marks = JSON.stringify([['7', [[at(0), 1], null]]]);
+    const marks = JSON.stringify([['7', { f: at(0) }]]);
     const baseline = insightBaseline(state, marks);
-    expect(insightChanges(baseline, state)).toEqual({ changes: [], marks });
+    expect(insightChanges(baseline, state, keepsAll)).toEqual({ changes: [], marks });
     state.ctas.delete('7');
-    expect(insightChanges(baseline, state)).toEqual({ changes: [{ ctaId: '7', days: [], users: -1, states: [['2', -1]] }], marks: '[]' });
+    // Emptied by the device: the entry stays counted.
+    expect(insightChanges(baseline, state, keepsAll)).toEqual({
+      changes: [{ ctaId: '7', days: [], users: -1, states: [['2', -1]] }],
+      marks: JSON.stringify([['7', { a: [at(0)], f: at(0) }]]),
+    });
+    // Concluded, terminated or gone: the marks go with the state.
+    expect(insightChanges(baseline, state, () => false)).toEqual({
+      changes: [{ ctaId: '7', days: [], users: -1, states: [['2', -1]] }],
+      marks: '[]',
+    });
+    // Marks of a CTA without state stay as they are, or go with the CTA.
+    const onlyMarks = insightBaseline(emptyUserState(), marks);
+    expect(insightChanges(onlyMarks, emptyUserState(), keepsAll)).toEqual({ changes: [], marks });
+    expect(insightChanges(onlyMarks, emptyUserState(), () => false)).toEqual({ changes: [], marks: '[]' });
   });
 
-  it('counts against the stored marks, which never move back: an older list overwriting the stored one counts nothing again', () => {
-    const marks = JSON.stringify([['7', [[at(3), 1], null]]]);
-    const older = stateOf({ actionDoneAt: [at(1)] });
-    const overwritten = insightChanges(insightBaseline(stateOf({ actionDoneAt: [at(1), at(2), at(3)] }), marks), older);
-    expect(overwritten).toEqual({ changes: [], marks });
-    const resent = insightChanges(insightBaseline(older, overwritten.marks), stateOf({ actionDoneAt: [at(1), at(2), at(4)] }));
-    expect(resent.changes).toEqual([{ ctaId: '7', days: [[day + 4, 1, 0, 0]], users: 0, states: [] }]);
+  it('counts an entry once for the user, whichever device sends it in any order, after a reinstall emptied a list', () => {
+    const [a, b] = [at(1), at(3)];
+    const sends = [[a], [], [b], [a]];
+    const orders = [
+      [0, 1, 2, 3],
+      [1, 2, 0, 3],
+      [2, 0, 1, 3],
+      [2, 3, 1, 0],
+      [3, 2, 1, 0],
+    ];
+    for (const order of orders) {
+      let state = emptyUserState();
+      let marks: string | null = '[]';
+      const counted = new CtaCounts();
+      for (const index of order) {
+        const next = stateOf({ actionDoneAt: sends[index] });
+        if (sends[index].length === 0) next.ctas.delete('7');
+        const write = insightChanges(insightBaseline(state, marks), next, keepsAll);
+        write.changes.forEach((change) => counted.add(change));
+        [state, marks] = [next, write.marks];
+      }
+      const days = [...counted.days].sort(([x], [y]) => x - y);
+      expect({ order, days, reached: counted.usersReached }).toEqual({
+        order,
+        days: [
+          [day + 1, [1, 0, 1]],
+          [day + 3, [1, 0, 0]],
+        ],
+        reached: 1,
+      });
+    }
   });
 
-  it('starts from the stored list without marks: no user counted again, no entry past any date', () => {
+  it('moves a new user to the day of an earlier first action that arrives later', () => {
+    const later = insightChanges(insightBaseline(emptyUserState(), '[]'), stateOf({ actionDoneAt: [at(3)] }), keepsAll);
+    const earlier = insightChanges(
+      insightBaseline(stateOf({ actionDoneAt: [at(3)] }), later.marks),
+      stateOf({ actionDoneAt: [at(1)] }),
+      keepsAll,
+    );
+    expect(earlier.changes).toEqual([
+      {
+        ctaId: '7',
+        days: [
+          [day + 1, 1, 0, 1],
+          [day + 3, 0, 0, -1],
+        ],
+        users: 0,
+        states: [],
+      },
+    ]);
+    expect(JSON.parse(earlier.marks)).toEqual([['7', { a: [at(3)], f: at(1) }]]);
+  });
+
+  it(`keeps at most ${MAX_COUNTED_EXTRA} extra entries of a user, all lists together: the oldest raise their floor`, () => {
+    const entries = (from: number, count: number) => Array.from({ length: count }, (_, index) => at(0, from + index));
+    const before = emptyUserState();
+    before.ctas.set('7', { activeStateMachines: new Map(), actionDoneAt: entries(0, 600), resetAt: [] });
+    before.ctas.set('8', { activeStateMachines: new Map(), actionDoneAt: entries(1000, 600), resetAt: [] });
+    const { marks } = insightChanges(insightBaseline(before, '[]'), emptyUserState(), keepsAll);
+    const kept = new Map(JSON.parse(marks) as [string, { a?: number[]; af?: number }][]);
+    expect(kept.get('7')).toEqual({ a: entries(200, 400), af: at(0, 199) });
+    expect(kept.get('8')).toEqual({ a: entries(1000, 600) });
+  });
+
+  it('starts from the stored list without marks, and reads the marks of the build before: no user counted again, no entry past any date', () => {
     const { changes, marks } = insightChanges(
       insightBaseline(stateOf({ actionDoneAt: [at(0)] }), null),
       stateOf({ actionDoneAt: [at(0), at(2), 9e15] }),
+      keepsAll,
     );
     expect(changes).toEqual([{ ctaId: '7', days: [[day + 2, 1, 0, 0]], users: 0, states: [] }]);
-    expect(JSON.parse(marks!)).toEqual([['7', [[9e15, 1], null]]]);
+    expect(JSON.parse(marks)).toEqual([]);
+    const legacy = JSON.stringify([['7', [[at(3), 1], null]]]);
+    const resent = insightChanges(
+      insightBaseline(stateOf({ actionDoneAt: [at(3)] }), legacy),
+      stateOf({ actionDoneAt: [at(2), at(4)] }),
+      keepsAll,
+    );
+    expect(resent.changes).toEqual([{ ctaId: '7', days: [[day + 4, 1, 0, 0]], users: 0, states: [] }]);
   });
 });
 

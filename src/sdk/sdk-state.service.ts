@@ -14,6 +14,7 @@ import { InjectSettings, OrchestrationSettings } from '../orchestration-options'
 import {
   dropsOnCatalogueWord,
   emptyUserState,
+  keepsStateOf,
   mergeSnapshots,
   parseUserState,
   pruneUserState,
@@ -44,10 +45,16 @@ const MERGE_BACKOFF_MS = 5;
 
 /**
  * What a write of `state` over the stored document of `baseline` stores for the insights: the counts it
- * adds to the user's pending ones, and the marks moved on (docs/decisions/0018-campaign-insights.md).
+ * adds to the user's pending ones, and the marks moved on (docs/decisions/0018-campaign-insights.md);
+ * `keeps(ctaId)`: whether the marks of a CTA the user has no state for stay.
  */
-function insightsOf(stored: StoredUserState | undefined, baseline: InsightBaseline, state: UserStateForInsights): InsightsWrite {
-  const { changes, marks } = insightChanges(baseline, state);
+function insightsOf(
+  stored: StoredUserState | undefined,
+  baseline: InsightBaseline,
+  state: UserStateForInsights,
+  keeps: (ctaId: string) => boolean,
+): InsightsWrite {
+  const { changes, marks } = insightChanges(baseline, state, keeps);
   return { pending: addToPending(stored?.pendingInsights ?? null, changes), pendingSinceBefore: stored?.pendingSince ?? null, marks };
 }
 
@@ -206,7 +213,8 @@ export class SdkStateService {
         const state = stored ? parseUserState(stored.json) : emptyUserState();
         // Counted by the write's own statement, against the version it replaces (docs/decisions/0018-campaign-insights.md).
         const baseline = insightBaseline(state, stored?.insightMarks ?? null);
-        if (!current && dropsOnCatalogueWord(state, request, catalogue, this.clock.now())) {
+        // The marks of a CTA go with its state: decided on a revalidated catalogue too.
+        if (!current && dropsOnCatalogueWord(state, request, catalogue, this.clock.now(), baseline.marks.keys())) {
           catalogue = await this.catalogueCache.revalidated(tenantId, mark);
           current = true;
         }
@@ -220,9 +228,10 @@ export class SdkStateService {
         const unchanged = stored
           ? json === stored.json && recordedText === stored.recentActions
           : state.ctas.size === 0 && state.tags.size === 0 && recordedText === null;
+        const keeps = keepsStateOf(catalogue, now);
         if (
           unchanged ||
-          (await this.store.write(tenantId, userId, json, stored?.version, now, insightsOf(stored, baseline, state), recordedText))
+          (await this.store.write(tenantId, userId, json, stored?.version, now, insightsOf(stored, baseline, state, keeps), recordedText))
         ) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);
@@ -262,12 +271,24 @@ export class SdkStateService {
     const pruned = parseUserState(stored.json);
     const baseline = insightBaseline(pruned, stored.insightMarks);
     const recorded = foldRecentActions(parseRecentActions(stored.recentActions), pruned);
+    // The catalogue was revalidated for the CTAs the document names, not for those only the marks name:
+    // their marks stay (a merge decides them).
+    const keeps = keepsStateOf(catalogue, now);
+    const keepsMarks = (ctaId: string): boolean => !baseline.ctas.has(ctaId) || keeps(ctaId);
     pruneUserState(pruned, catalogue, now);
     const { json, truncations, answer } = boundUserState(pruned, this.limits);
     // A lost race here only means another write came first (a merge, which pruned itself, or the insights
     // fold); the next launch prunes what is left.
     if (
-      await this.store.write(tenantId, userId, json, stored.version, now, insightsOf(stored, baseline, pruned), recentActionsText(recorded))
+      await this.store.write(
+        tenantId,
+        userId,
+        json,
+        stored.version,
+        now,
+        insightsOf(stored, baseline, pruned, keepsMarks),
+        recentActionsText(recorded),
+      )
     ) {
       this.reportTruncations(tenantId, userId, truncations);
     }

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { writeHotRow } from '../database/hot-rows';
 import { forUpdate } from '../database/row-lock';
-import { insightBaseline, insightChanges } from '../insights/insight-changes';
+import { insightBaseline, insightChanges, marksHoldAnything } from '../insights/insight-changes';
 import { addToFolded } from '../insights/insight-folded';
 import { addToPending } from '../insights/insight-pending';
 import type { CtaResetAt, StateMachine } from './snapshot-request';
@@ -80,7 +80,8 @@ export async function eraseUserState(manager: EntityManager, tenantId: string, u
     const row = await forUpdate(
       manager.createQueryBuilder(UserStateEntity, 'row').where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
     ).getOne();
-    if (!row || (row.state === EMPTY_DOCUMENT && row.recentActions === null)) {
+    // The insights' marks and the recent actions outlive an emptied document (the entries counted of the user): they go too.
+    if (!row || (row.state === EMPTY_DOCUMENT && !marksHoldAnything(row.insightMarks) && row.recentActions === null)) {
       return null;
     }
     const { affected } = await manager
@@ -105,7 +106,7 @@ export async function eraseUserState(manager: EntityManager, tenantId: string, u
   if (!emptied) {
     return false;
   }
-  const { changes } = insightChanges(insightBaseline(parseUserState(emptied.state), emptied.insightMarks), emptyUserState());
+  const { changes } = insightChanges(insightBaseline(parseUserState(emptied.state), emptied.insightMarks), emptyUserState(), () => false);
   const pending = addToPending(emptied.pendingInsights, changes);
   if (pending !== null) {
     await addToFolded(manager, [{ tenantId, pending }]);

@@ -36,7 +36,7 @@ export class UserStateEntity {
   @Column({ name: 'pending_since', type: 'bigint', nullable: true })
   pendingSince: number | null;
 
-  /** How far the user's lists have been counted, per CTA (insights/insight-changes.ts); null when none. */
+  /** What the insights counted of the user's lists, per CTA, beyond the stored lists (insights/insight-changes.ts); null when none. */
   @Column({ name: 'insight_marks', type: 'text', nullable: true })
   insightMarks: string | null;
 

@@ -173,6 +173,18 @@ describe('pruneUserState', () => {
     expect([...state.tags.keys()]).toEqual(['tag']);
     expect(pruneUserState(state, catalogue, NOW)).toBe(false);
   });
+
+  it("releases a tag: drops from activeCtas the ids of CTAs without kept state, keeps ctasResetAt and the tag's other ids", () => {
+    const state = emptyUserState();
+    state.tags.set('tag', { activeCtas: ['99', '12', 'x', '13'], ctasResetAt: [{ ctaId: '99', resetAt: 5 }] });
+    expect(pruneUserState(state, catalogue, NOW)).toBe(true);
+    expect(state.tags.get('tag')).toEqual({ activeCtas: ['12', '13'], ctasResetAt: [{ ctaId: '99', resetAt: 5 }] });
+    expect(pruneUserState(state, catalogue, NOW)).toBe(false);
+    // A tag left with nothing goes, as any empty entry.
+    state.tags.set('tag', { activeCtas: ['99'], ctasResetAt: [] });
+    expect(pruneUserState(state, catalogue, NOW)).toBe(true);
+    expect(state.tags.size).toBe(0);
+  });
 });
 
 describe('stored document', () => {
@@ -306,6 +318,19 @@ describe('dropsOnCatalogueWord', () => {
     const stored = stateWith({});
     expect(dropsOnCatalogueWord(stored, none, catalogue, NOW)).toBe(false);
     stored.ctas.set('99', { activeStateMachines: new Map(), resetAt: [1], actionDoneAt: [] });
+    expect(dropsOnCatalogueWord(stored, none, catalogue, NOW)).toBe(true);
+  });
+
+  it("is true when a tag's activeCtas, stored or sent, or the caller's other CTA ids name a CTA the catalogue does not keep", () => {
+    const active = (activeCtas: string[]) => request({ behaviourTags: [{ behaviourTagName: 'tag', ctaRelation: { activeCtas } }] });
+    expect(dropsOnCatalogueWord(emptyUserState(), active(['12', '13']), catalogue, NOW)).toBe(false);
+    expect(dropsOnCatalogueWord(emptyUserState(), active(['12', '99']), catalogue, NOW)).toBe(true);
+    const stored = emptyUserState();
+    stored.tags.set('tag', { activeCtas: ['12'], ctasResetAt: [{ ctaId: '99', resetAt: 1 }] });
+    expect(dropsOnCatalogueWord(stored, none, catalogue, NOW)).toBe(false);
+    expect(dropsOnCatalogueWord(stored, none, catalogue, NOW, ['13'])).toBe(false);
+    expect(dropsOnCatalogueWord(stored, none, catalogue, NOW, ['99'])).toBe(true);
+    stored.tags.set('tag', { activeCtas: ['12', '99'], ctasResetAt: [] });
     expect(dropsOnCatalogueWord(stored, none, catalogue, NOW)).toBe(true);
   });
 });

@@ -13,7 +13,7 @@ export interface StoredUserState {
   /** Counts of the user's writes not folded yet (opaque here: insights/insight-pending.ts), and when the first of them was written. */
   pendingInsights: string | null;
   pendingSince: number | null;
-  /** How far the user's lists have been counted (opaque here: insights/insight-changes.ts). */
+  /** What the insights counted of the user's lists, beyond the stored lists (opaque here: insights/insight-changes.ts). */
   insightMarks: string | null;
   /** The user's recent actions across all CTAs, for the exposure cap (opaque here: recent-actions.ts). */
   recentActions: string | null;

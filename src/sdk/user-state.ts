@@ -157,24 +157,39 @@ export const byValue = (value: number): number => value;
 export const byResetAt = (entry: CtaResetAt): number => entry.resetAt;
 
 /**
+ * Whether the catalogue keeps users' state for a CTA at `now` (live, started or paused; launch step 4,
+ * docs/decisions/0006-user-state-merge.md): the one rule for what a user's state keeps of a CTA — its
+ * machines and lists, its id in a tag's `activeCtas`, and the insights' marks of it. An id the catalogue
+ * does not hold (deleted, another tenant's, never a CTA) is not kept.
+ */
+export const keepsStateOf =
+  (catalogue: StateCatalogue, now: number) =>
+  (ctaId: string): boolean =>
+    catalogue.stateTtlOf(ctaId, now) !== undefined;
+
+/**
  * Whether merging `request` into `state` and pruning would drop or ignore
  * anything on the catalogue's word alone: a snapshot or stored state of a CTA
- * without kept state, or of an unknown tag. An instance's catalogue may be older
- * than the request, so such a decision needs a catalogue revalidated after the
- * request arrived (docs/decisions/0006-user-state-merge.md, "A stale catalogue never loses data").
+ * without kept state, a tag's active CTA without it, or an unknown tag; `otherCtaIds`
+ * are CTAs of other stored data the caller drops by the same rule (the insights' marks). An
+ * instance's catalogue may be older than the request, so such a decision needs a catalogue
+ * revalidated after the request arrived (docs/decisions/0006-user-state-merge.md, "A stale catalogue never loses data").
  */
 export function dropsOnCatalogueWord(
   state: UserState<MachineAge>,
   request: SnapshotRequest,
   catalogue: StateCatalogue,
   now: number,
+  otherCtaIds: Iterable<string> = [],
 ): boolean {
-  const keepsCta = (ctaId: string): boolean => catalogue.stateTtlOf(ctaId, now) !== undefined;
+  const keepsCta = keepsStateOf(catalogue, now);
+  const keepsActive = (activeCtas: readonly string[] | undefined): boolean => !activeCtas || activeCtas.every(keepsCta);
   return (
     request.ctas.some((snapshot) => !keepsCta(snapshot.ctaId)) ||
-    request.behaviourTags.some((snapshot) => !catalogue.hasTag(snapshot.behaviourTagName)) ||
+    request.behaviourTags.some((snapshot) => !catalogue.hasTag(snapshot.behaviourTagName) || !keepsActive(snapshot.activeCtas)) ||
     [...state.ctas.keys()].some((ctaId) => !keepsCta(ctaId)) ||
-    [...state.tags.keys()].some((name) => !catalogue.hasTag(name))
+    [...state.tags].some(([name, tag]) => !catalogue.hasTag(name) || !keepsActive(tag.activeCtas)) ||
+    [...otherCtaIds].some((ctaId) => !keepsCta(ctaId))
   );
 }
 
@@ -233,12 +248,14 @@ export function mergeSnapshots(state: UserState, request: SnapshotRequest, catal
 /**
  * Drops what a launch must not serve and need not keep (docs/decisions/0006-user-state-merge.md):
  * machines whose `createdAt + stateMachineTTL <= now`, the state of CTAs that
- * are neither live nor paused (or no longer exist), state of unknown tags, and
- * entries left empty. Answers whether anything was dropped.
+ * are neither live nor paused (or no longer exist), state of unknown tags, the ids of such CTAs
+ * from a tag's `activeCtas` (devices never clear it: a tag is released when its active CTA ends,
+ * docs/decisions/0004-behaviour-tags.md), and entries left empty. Answers whether anything was dropped.
  */
 export function pruneUserState(state: UserState<MachineAge>, catalogue: StateCatalogue, now: number): boolean {
   const sizeBefore = state.ctas.size + state.tags.size;
-  let machinesDropped = false;
+  const keepsCta = keepsStateOf(catalogue, now);
+  let dropped = false;
   for (const [ctaId, cta] of state.ctas) {
     const ttl = catalogue.stateTtlOf(ctaId, now);
     if (ttl === undefined) {
@@ -248,17 +265,20 @@ export function pruneUserState(state: UserState<MachineAge>, catalogue: StateCat
     for (const [key, machine] of cta.activeStateMachines) {
       if (machine.createdAt + ttl <= now) {
         cta.activeStateMachines.delete(key);
-        machinesDropped = true;
+        dropped = true;
       }
     }
   }
-  for (const name of state.tags.keys()) {
+  for (const [name, tag] of state.tags) {
     if (!catalogue.hasTag(name)) {
       state.tags.delete(name);
+    } else if (!tag.activeCtas.every(keepsCta)) {
+      tag.activeCtas = tag.activeCtas.filter(keepsCta);
+      dropped = true;
     }
   }
   dropEmptyEntries(state);
-  return machinesDropped || state.ctas.size + state.tags.size !== sizeBefore;
+  return dropped || state.ctas.size + state.tags.size !== sizeBefore;
 }
 
 /** Removes CTA and tag entries left with nothing in them. */
