@@ -26,6 +26,15 @@ describe('foldRecentActions', () => {
     expect(foldRecentActions(recorded, stateWith({ '2': [1] }))).toBe(recorded);
   });
 
+  it('keeps the newest of a body with tens of thousands of actions across CTAs', () => {
+    const actions: Record<string, number[]> = {};
+    for (let cta = 1; cta <= 70; cta++) actions[String(cta)] = Array.from({ length: 1000 }, (_, index) => index * 100 + cta);
+    const recorded = foldRecentActions(NO_RECENT_ACTIONS, stateWith(actions));
+    expect(recorded).toHaveLength(2 * MAX_STORED_LIST_ENTRIES);
+    expect(recorded.slice(0, 4)).toEqual([99_970, 70, 99_969, 69]);
+    expect(recorded[recorded.length - 2]).toBe(985 * 100 + 51);
+  });
+
   it('round-trips through its stored text (null when empty)', () => {
     expect(recentActionsText(NO_RECENT_ACTIONS)).toBeNull();
     expect(parseRecentActions(recentActionsText([5, 1]))).toEqual([5, 1]);

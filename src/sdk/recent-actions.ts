@@ -67,7 +67,28 @@ export function foldRecentActions(recorded: RecentActions, state: UserState<Mach
   for (let index = 0; index < candidates.length; index += 2) {
     if (known.get(candidates[index])?.includes(candidates[index + 1]) !== true) added.push(candidates[index], candidates[index + 1]);
   }
-  return added.length === 0 ? recorded : newestFirst([...recorded, ...added]).slice(0, 2 * MAX_STORED_LIST_ENTRIES);
+  return added.length === 0 ? recorded : newestFirst(newestCandidates([...recorded, ...added])).slice(0, 2 * MAX_STORED_LIST_ENTRIES);
+}
+
+/**
+ * The pairs that may be among the newest MAX_STORED_LIST_ENTRIES: those at or after the time of the
+ * 2 × MAX_STORED_LIST_ENTRIES-th newest (room for as many repeats). A body within the SDK limit can
+ * carry some 70,000 action times; ranking them all as pairs cost far more than sorting the times.
+ */
+function newestCandidates(pairs: number[]): number[] {
+  const count = pairs.length / 2;
+  if (count <= 2 * MAX_STORED_LIST_ENTRIES) {
+    return pairs;
+  }
+  const times = new Float64Array(count);
+  for (let index = 0; index < count; index++) times[index] = pairs[2 * index];
+  times.sort();
+  const threshold = times[count - 2 * MAX_STORED_LIST_ENTRIES];
+  const kept: number[] = [];
+  for (let index = 0; index < pairs.length; index += 2) {
+    if (pairs[index] >= threshold) kept.push(pairs[index], pairs[index + 1]);
+  }
+  return kept;
 }
 
 /** The times of the user's actions `since` or later, newest first, one per action: the record's and the state's not recorded yet. */
