@@ -75,6 +75,21 @@ eachDatabase('exposure policy routes', (database) => {
     ]);
   });
 
+  it('lets racing writes queue: each audits the policy it replaced, and the last one written is the policy', async () => {
+    const client = admin();
+    const limits = [1, 2, 3, 4, 5, 6];
+    const answers = await Promise.all(
+      limits.map((maxActions) => client.exposurePolicy.put({ maxActions, window: { value: 1, unit: 'days' } })),
+    );
+    expect(answers.map((res) => res.status)).toEqual(limits.map(() => 200));
+    const entries = (await client.audit.search({ entityType: 'exposurePolicy' })).body.data.entries.reverse();
+    expect(entries).toHaveLength(limits.length);
+    expect(entries[0].before).toEqual(OFF);
+    entries.slice(1).forEach((entry, index) => expect(entry.before).toEqual(entries[index].after));
+    expect(entries.map((entry) => entry.after.maxActions).sort()).toEqual(limits);
+    expect((await client.exposurePolicy.get()).body.data).toEqual(entries[entries.length - 1].after);
+  });
+
   it('keeps capExempt on CTAs: false by default, set on create, kept when an update leaves it out, audited, never in the launch', async () => {
     const client = admin();
     const plain = await client.create();
