@@ -86,7 +86,7 @@ eachDatabase('exposure policy routes', (database) => {
     expect(entries).toHaveLength(limits.length);
     expect(entries[0].before).toEqual(OFF);
     entries.slice(1).forEach((entry, index) => expect(entry.before).toEqual(entries[index].after));
-    expect(entries.map((entry) => entry.after.maxActions).sort()).toEqual(limits);
+    expect(entries.map((entry) => (entry.after as { maxActions: number }).maxActions).sort()).toEqual(limits);
     expect((await client.exposurePolicy.get()).body.data).toEqual(entries[entries.length - 1].after);
   });
 
