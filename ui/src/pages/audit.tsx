@@ -44,7 +44,7 @@ export function AuditPage() {
   const text = (name: keyof Filters, label: string) => (
     <label>
       {label}
-      <input type="search" value={filters[name]} onChange={set(name)} />
+      <input type="search" value={filters[name]} onInput={set(name)} />
     </label>
   );
   return (
