@@ -61,8 +61,9 @@ const FEATURE_MODULES: Type[] = [
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
-  CtaStatusController,
+  // Approve stands before the status change in the console: with approvals required it comes first.
   ApprovalsController,
+  CtaStatusController,
   TestCtasController,
   BehaviourTagsController,
   CohortsController,
