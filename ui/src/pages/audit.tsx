@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../../src/audit/audit.types';
 import { ApiError, get } from '../api';
 import { FieldDiff, person } from '../parts/diff';
+import { Choice, Pager } from '../parts/fields';
 import { Problem } from '../parts/problem';
 import { localDayBound, Time } from '../time';
 import type { AuditPage as Page } from '../types';
@@ -53,24 +54,8 @@ export function AuditPage() {
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
         {text('user', 'Person (user)')}
         {text('actor', 'Key')}
-        <label>
-          Action
-          <select value={filters.action} onChange={set('action')}>
-            <option value="">any</option>
-            {AUDIT_ACTIONS.map((action) => (
-              <option value={action}>{action}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Entity
-          <select value={filters.entityType} onChange={set('entityType')}>
-            <option value="">any</option>
-            {AUDIT_ENTITY_TYPES.map((type) => (
-              <option value={type}>{type}</option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Action" value={filters.action} values={AUDIT_ACTIONS} onChange={set('action')} />
+        <Choice label="Entity" value={filters.entityType} values={AUDIT_ENTITY_TYPES} onChange={set('entityType')} />
         {text('entityId', 'Entity id or name')}
         <label>
           From (local day)
@@ -103,19 +88,13 @@ export function AuditPage() {
               </li>
             ))}
           </ol>
-          {page.totalPages > 1 && (
-            <nav class="pager" aria-label="Pages of the audit">
-              <button type="button" disabled={pageNumber === 0} onClick={() => setPageNumber(pageNumber - 1)}>
-                Newer
-              </button>
-              <span>
-                page {pageNumber + 1} of {page.totalPages}
-              </span>
-              <button type="button" disabled={pageNumber + 1 >= page.totalPages} onClick={() => setPageNumber(pageNumber + 1)}>
-                Older
-              </button>
-            </nav>
-          )}
+          <Pager
+            label="Pages of the audit"
+            pageNumber={pageNumber}
+            totalPages={page.totalPages}
+            onPage={setPageNumber}
+            names={['Newer', 'Older']}
+          />
         </>
       )}
     </>

@@ -42,24 +42,17 @@ function Insights({ cta }: { cta: CtaRecord }) {
     <section aria-labelledby="insights-title">
       <h2 id="insights-title">How it does</h2>
       <form class="filters" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          From (UTC day)
-          <input
-            type="date"
-            value={range.from}
-            required
-            onChange={(e) => e.currentTarget.value && setRange({ ...range, from: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          To (UTC day)
-          <input
-            type="date"
-            value={range.to}
-            required
-            onChange={(e) => e.currentTarget.value && setRange({ ...range, to: e.currentTarget.value })}
-          />
-        </label>
+        {(['from', 'to'] as const).map((end) => (
+          <label>
+            {end === 'from' ? 'From' : 'To'} (UTC day)
+            <input
+              type="date"
+              value={range[end]}
+              required
+              onChange={(e) => e.currentTarget.value && setRange({ ...range, [end]: e.currentTarget.value })}
+            />
+          </label>
+        ))}
         <span class="muted">
           compared with {before.from} – {before.to}
         </span>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { CTA_STATUSES } from '../../../src/ctas/cta.types';
 import { ApiError, get } from '../api';
 import { approvalText } from '../parts/approval';
+import { Choice, Pager } from '../parts/fields';
 import { Problem } from '../parts/problem';
 import { Sparkline } from '../parts/sparkline';
 import { Time, utcDay } from '../time';
@@ -64,33 +65,9 @@ export function CampaignsPage({ me }: { me: Whoami }) {
     <>
       <h1>Campaigns</h1>
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Status
-          <select value={filters.status} onChange={set('status')}>
-            <option value="">any</option>
-            {CTA_STATUSES.map((status) => (
-              <option value={status}>{status}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Team
-          <select value={filters.teams} onChange={set('teams')}>
-            <option value="">any</option>
-            {choices.teams.map((team) => (
-              <option value={team}>{team}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Tag
-          <select value={filters.tags} onChange={set('tags')}>
-            <option value="">any</option>
-            {choices.tags.map((tag) => (
-              <option value={tag}>{tag}</option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Status" value={filters.status} values={CTA_STATUSES} onChange={set('status')} />
+        <Choice label="Team" value={filters.teams} values={choices.teams} onChange={set('teams')} />
+        <Choice label="Tag" value={filters.tags} values={choices.tags} onChange={set('tags')} />
         <label>
           Name contains
           <input type="search" value={filters.searchName} onInput={set('searchName')} />
@@ -147,19 +124,13 @@ export function CampaignsPage({ me }: { me: Whoami }) {
               })}
             </tbody>
           </table>
-          {page.totalPages > 1 && (
-            <nav class="pager" aria-label="Pages of campaigns">
-              <button type="button" disabled={pageNumber === 0} onClick={() => setPageNumber(pageNumber - 1)}>
-                Previous
-              </button>
-              <span>
-                page {pageNumber + 1} of {page.totalPages}
-              </span>
-              <button type="button" disabled={pageNumber + 1 >= page.totalPages} onClick={() => setPageNumber(pageNumber + 1)}>
-                Next
-              </button>
-            </nav>
-          )}
+          <Pager
+            label="Pages of campaigns"
+            pageNumber={pageNumber}
+            totalPages={page.totalPages}
+            onPage={setPageNumber}
+            names={['Previous', 'Next']}
+          />
         </>
       )}
     </>
