@@ -103,7 +103,17 @@ describeInBrowser('The operator view in Chromium', () => {
   afterAll(() => session?.close());
 
   it('signs in with a key (kept for the tab, never shown again) and lists every campaign with its 7-day sparkline as the API counts it', async () => {
-    await signIn('paula', 'Paula P.');
+    // By keyboard alone: the key field has the focus, Tab moves on, Enter signs in.
+    await page.goto(`${session.origin}/engine/ui/`);
+    await page.getByLabel('Admin key').waitFor();
+    await page.keyboard.type(KEYS.paula);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Paula P.');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(TENANT);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    expect(await page.locator('.who').innerText()).toMatch(/^paula · publisher · tenant default/);
     expect(await page.locator('body').innerText()).not.toContain('k-paula');
     expect(await page.locator('input[type="password"]').count()).toBe(0);
     const rows = page.locator('table.campaigns tbody tr');
@@ -166,7 +176,8 @@ describeInBrowser('The operator view in Chromium', () => {
   it("approves with a second key: the approver's name and local time (UTC on hover), then the history with its field diffs", async () => {
     await page.goto(`${session.origin}/engine/ui/#/campaigns/${waiting}`);
     await page.getByText('Its current content is not approved').waitFor();
-    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('button', { name: 'Approve' }).focus();
+    await page.keyboard.press('Enter');
     await page.getByText('Approved by').waitFor();
     const approval = (await eddie.get(waiting)).approval as { by: string; at: number };
     expect(approval.by).toBe('paula');

@@ -5,23 +5,25 @@
 
 const KEY_ITEM = 'cta-operator-view:key';
 const USER_ITEM = 'cta-operator-view:user';
+const TENANT_ITEM = 'cta-operator-view:tenant';
 
 /** `/engine` when the page is `/engine/ui/`. */
 export const adminBase = location.pathname.replace(/\/ui(\/.*)?$/, '');
 
-/** The key and name of this tab's sign-in (sessionStorage: gone with the tab, never shown again). */
+const keep = (item: string, value: string): void => (value === '' ? sessionStorage.removeItem(item) : sessionStorage.setItem(item, value));
+
+/** The key, name and tenant of this tab's sign-in (sessionStorage: gone with the tab; the key is never shown again). */
 export const session = {
   key: (): string | null => sessionStorage.getItem(KEY_ITEM),
   user: (): string | null => sessionStorage.getItem(USER_ITEM),
-  signIn(key: string, user: string): void {
-    if (key === '') sessionStorage.removeItem(KEY_ITEM);
-    else sessionStorage.setItem(KEY_ITEM, key);
-    if (user === '') sessionStorage.removeItem(USER_ITEM);
-    else sessionStorage.setItem(USER_ITEM, user);
+  tenant: (): string | null => sessionStorage.getItem(TENANT_ITEM),
+  signIn(key: string, user: string, tenant: string): void {
+    keep(KEY_ITEM, key);
+    keep(USER_ITEM, user);
+    keep(TENANT_ITEM, tenant);
   },
   signOut(): void {
-    sessionStorage.removeItem(KEY_ITEM);
-    sessionStorage.removeItem(USER_ITEM);
+    [KEY_ITEM, USER_ITEM, TENANT_ITEM].forEach((item) => sessionStorage.removeItem(item));
   },
 };
 
@@ -52,7 +54,9 @@ async function call(method: string, path: string, query?: Query): Promise<unknow
   const key = session.key();
   const user = session.user();
   if (key !== null) headers['x-api-key'] = key;
+  const tenant = session.tenant();
   if (user !== null && method !== 'GET') headers.user = user;
+  if (tenant !== null) headers['x-tenant-id'] = tenant;
   let response: Response;
   try {
     response = await fetch(url(path, query), { method, headers });

@@ -65,7 +65,8 @@ function App() {
           ))}
         </nav>
         <span class="who">
-          {me.name === null ? 'open admin API (no keys configured)' : `${me.name} · ${me.role ?? 'role set by the host'}`}
+          {me.name === null ? 'open admin API (no keys configured)' : `${me.name} · ${me.role ?? 'role set by the host'}`} · tenant{' '}
+          {me.tenantId}
           {me.name !== null && (
             <button type="button" class="link" onClick={() => (session.signOut(), setMe(null), setProblem(null))}>
               Sign out

@@ -5,13 +5,14 @@ import { session } from '../api';
 export function SignIn({ problem, onSignIn }: { problem: string | null; onSignIn: () => void }) {
   const [key, setKey] = useState('');
   const [user, setUser] = useState('');
+  const [tenant, setTenant] = useState('');
   return (
     <main class="page sign-in">
       <h1>Sign in</h1>
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          session.signIn(key.trim(), user.trim());
+          session.signIn(key.trim(), user.trim(), tenant.trim());
           setKey('');
           onSignIn();
         }}
@@ -31,6 +32,10 @@ export function SignIn({ problem, onSignIn }: { problem: string | null; onSignIn
         <label>
           Your name or e-mail <small>(recorded in the audit history with your changes; optional)</small>
           <input type="text" name="user" autoComplete="email" value={user} onInput={(e) => setUser(e.currentTarget.value)} />
+        </label>
+        <label>
+          Tenant <small>(x-tenant-id; empty: the default tenant)</small>
+          <input type="text" name="tenant" autoComplete="off" value={tenant} onInput={(e) => setTenant(e.currentTarget.value)} />
         </label>
         {problem !== null && (
           <p role="alert" class="error">
