@@ -217,6 +217,11 @@ describeInBrowser('The operator view in Chromium', () => {
     expect(await served.locator('ul.reasons li').first().getAttribute('data-code')).toBe('SERVED');
     expect(await served.locator('ul.device').innerText()).toContain('lifetime cap reached: 2 of 2');
     await page.screenshot({ path: join(SCREENSHOTS, 'operator-view-user.png'), fullPage: true });
+    // Every CTA of the tenant: the draft too, not served, the reason first.
+    await page.getByLabel(/every CTA of the tenant/).check();
+    expect(await page.locator(`ul.explanations > li[data-cta-id="${waiting}"] ul.reasons li`).first().getAttribute('data-code')).toBe(
+      'NOT_LIVE',
+    );
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as JSON' }).click()]);
     expect(download.suggestedFilename()).toBe(`app-user-${USER_ID}.json`);

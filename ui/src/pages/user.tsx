@@ -104,16 +104,18 @@ export function UserPage({ userId, me }: { userId: string | undefined; me: Whoam
   const [error, setError] = useState<ApiError | null>(null);
   const [erased, setErased] = useState<Record<string, unknown> | null>(null);
   const [version, setVersion] = useState(0);
+  /** `all=true`: every CTA of the tenant, drafts and ended ones too, not only those a launch looks at. */
+  const [every, setEvery] = useState(false);
   useEffect(() => setErased(null), [userId]);
   useEffect(() => {
     setAnswer(null);
     if (userId === undefined) return;
     setTyped(userId);
-    get<LaunchExplanation>(`app-users/${encodeURIComponent(userId)}/launch`).then(
+    get<LaunchExplanation>(`app-users/${encodeURIComponent(userId)}/launch`, { all: every ? 'true' : undefined }).then(
       (explained) => (setAnswer(explained), setError(null)),
       setError,
     );
-  }, [userId, version]);
+  }, [userId, version, every]);
 
   const ctas = answer === null ? [] : [...answer.ctas].sort((a, b) => Number(held(b)) - Number(held(a)));
   return (
@@ -127,6 +129,10 @@ export function UserPage({ userId, me }: { userId: string | undefined; me: Whoam
         <label>
           App user id
           <input type="text" inputMode="numeric" required value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
+        </label>
+        <label class="inline">
+          <input type="checkbox" checked={every} onChange={(e) => setEvery(e.currentTarget.checked)} /> every CTA of the tenant (drafts and
+          ended ones too)
         </label>
         <button type="submit">Explain</button>
       </form>
