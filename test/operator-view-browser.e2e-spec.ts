@@ -128,6 +128,7 @@ describeInBrowser('The operator view in Chromium', () => {
     expect(await page.locator(`tr[data-cta-id="${waiting}"]`).innerText()).toMatch(
       /winter-popup\s+draft\s+winter\s+store\s+needs approval/,
     );
+    await page.screenshot({ path: join(SCREENSHOTS, 'operator-view-campaigns.png') });
     // Filters: by status, then back to all.
     await page.getByLabel('Status').selectOption('draft');
     await expectCount(rows, 1);
@@ -135,7 +136,6 @@ describeInBrowser('The operator view in Chromium', () => {
     await page.getByLabel('Name contains').fill('summer');
     await page.getByLabel('Name contains').press('Enter');
     await expectCount(rows, 1);
-    await page.screenshot({ path: join(SCREENSHOTS, 'operator-view-campaigns.png') });
     expect(pageErrors()).toEqual([]);
   });
 
@@ -190,6 +190,9 @@ describeInBrowser('The operator view in Chromium', () => {
     const timeline = page.locator('ol.timeline > li');
     await expectCount(timeline, 3);
     expect(await timeline.nth(0).innerText()).toMatch(/^approve by Paula P\. \(key paula\)/);
+    // Instants in a diff are local times too, not epoch milliseconds.
+    const localAt = await page.evaluate((at) => new Date(at).toLocaleString(), approval.at);
+    expect(await timeline.nth(0).locator('td.after').innerText()).toBe(JSON.stringify({ by: 'paula', at: localAt }));
     const update = timeline.nth(1);
     expect(await update.innerText()).toMatch(/^update by eddie@example\.com \(key eddie\)/);
     expect(await update.locator('table.diff tr', { hasText: 'description' }).locator('td').allInnerTexts()).toEqual([
