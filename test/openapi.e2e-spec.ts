@@ -154,6 +154,7 @@ describe('OpenAPI contract (openapi.json)', () => {
       'Audit',
       'App users',
       'Support tools',
+      'Operator view',
       'Operations',
     ]);
     const used = new Set(
