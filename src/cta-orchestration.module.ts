@@ -25,6 +25,8 @@ import { InsightsController } from './insights/insights.controller';
 import { InsightsModule } from './insights/insights.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
 import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
+import { OperatorViewController } from './operator-view/operator-view.controller';
+import { WhoamiController } from './operator-view/whoami.controller';
 import { OrchestrationCoreModule } from './orchestration-core.module';
 import {
   CtaOrchestrationOptions,
@@ -62,8 +64,9 @@ const FEATURE_MODULES: Type[] = [
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
-  CtaStatusController,
+  // Approve stands before the status change in the console: with approvals required it comes first.
   ApprovalsController,
+  CtaStatusController,
   TestCtasController,
   BehaviourTagsController,
   CohortsController,
@@ -76,6 +79,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   LaunchExplainController,
   SimulateController,
   InsightsController,
+  WhoamiController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 
@@ -120,6 +124,10 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<CtaOrchestrati
           }),
           ...routing.adminPrefixAliases.flatMap((alias) =>
             mountControllers(ADMIN_CONTROLLERS, { prefix: alias, api: 'admin', documented: false, guards: routing.adminGuards }),
+          ),
+          // The view's page and assets need no key (its sign-in box is on the page): mounted without the admin guards.
+          ...[routing.adminPrefix, ...routing.adminPrefixAliases].flatMap((prefix) =>
+            mountControllers([OperatorViewController], { prefix, api: 'admin', documented: false, guards: [] }),
           ),
           ...mountControllers(SDK_CONTROLLERS, { prefix: routing.sdkPrefix, api: 'sdk', documented: true, guards: routing.sdkGuards }),
         ],

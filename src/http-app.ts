@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { isApiDocsRoute, serveApiDocs } from './api-docs/api-document';
+import { withApprovalsFirst } from './approvals/approval-api-examples';
 import { registerMemberUploads } from './cohorts/member-uploads';
 import { ErrorEnvelopeFilter } from './http/exception.filter';
 import type { AppConfig } from './config/app-config';
@@ -49,5 +50,5 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   await registerCompression(app, { uncompressed: underPrefix(config.sdkPrefix), inOnePiece: isApiDocsRoute });
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.enableShutdownHooks();
-  serveApiDocs(app, config);
+  serveApiDocs(app, config, (document) => (config.approvalsRequired ? withApprovalsFirst(document, config.adminPrefix) : document));
 }

@@ -155,6 +155,7 @@ describe('OpenAPI contract (openapi.json)', () => {
       'Audit',
       'App users',
       'Support tools',
+      'Operator view',
       'Operations',
     ]);
     const used = new Set(

@@ -14,6 +14,7 @@ export const API_TAG = {
   insights: 'Insights',
   appUsers: 'App users',
   support: 'Support tools',
+  operatorView: 'Operator view',
   operations: 'Operations',
 } as const;
 
@@ -92,6 +93,12 @@ export const API_TAGS: readonly TagObject[] = [
     description:
       "Answer support's questions without a device: why a user gets (or does not get) a CTA at launch, and what a device will " +
       'do with a CTA for a sequence of app events, step by step. Read-only: a viewer key is enough.',
+  },
+  {
+    name: API_TAG.operatorView,
+    description:
+      'The web application for people at /{admin}/ui/ (campaigns, charts, a user explained, approvals, history, audit) ' +
+      'and what it asks first: who the key is and what it may change.',
   },
   {
     name: API_TAG.operations,
