@@ -13,6 +13,7 @@ import { registerCompression } from './http/response-compression';
 import { registerResponseValidators } from './http/response-validators';
 import { registerSdkRequestLimits } from './http/sdk-request-limits';
 import { underPrefix } from './common/path-prefix';
+import { MetricsService } from './metrics/metrics.service';
 
 export const OPEN_ADMIN_API_WARNING = 'ADMIN_API_KEYS is not set: the admin API is open to anyone who can reach it';
 
@@ -43,7 +44,7 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   fastify.removeAllContentTypeParsers();
   registerJsonBodyParser(fastify);
   registerMemberUploads(fastify, config.cohortUploadLimitBytes);
-  registerSdkRequestLimits(fastify, config.sdkBodyLimitBytes);
+  registerSdkRequestLimits(fastify, config.sdkBodyLimitBytes, app.get(MetricsService));
   // Validators first: their tag is of the uncompressed answer, and a 304 has nothing to compress.
   registerResponseValidators(fastify, isApiDocsRoute);
   await registerCompression(app, { uncompressed: underPrefix(config.sdkPrefix), inOnePiece: isApiDocsRoute });

@@ -120,7 +120,7 @@ describe('one request per app user at a time [sqlite]', () => {
 
   it('hands the turn on after any answer: 413, 400, malformed headers', async () => {
     // Announced past the SDK body limit: refused before the body is read (the client sends a little of it).
-    const tooLarge = open('4', '{"padding":', { 'content-length': String(600 * 1024) });
+    const tooLarge = open('4', '{"padding":', { 'content-length': String(1100 * 1024) });
     const refused = await Promise.all([
       tooLarge.answer,
       send('4', '{"ctas": ['),

@@ -12,6 +12,12 @@ import type { ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-sp
 import { errorEnvelope, ErrorEnvelopeDto } from './envelope';
 import { ErrorCode } from './error-code';
 
+/**
+ * Marks an operation that answers a body over its limit as one without a body (the SDK launch) rather
+ * than 413: `withBodyErrorResponses` documents no 413 for it.
+ */
+export const OVERSIZED_BODY_IGNORED = 'x-oversized-body-ignored';
+
 const RETRY_AFTER = { 'retry-after': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } };
 
 /** An error code and a message it is answered with, as a response example shows it. */
@@ -104,10 +110,11 @@ export function withBodyErrorResponses(document: OpenAPIObject): OpenAPIObject {
     for (const operation of Object.values(operations)) {
       if (operation && typeof operation === 'object' && 'requestBody' in operation && operation.requestBody) {
         // A route that documents its own (e.g. CSV uploads with their own limit) keeps it.
-        operation.responses['413'] ??= errorResponse(
-          'PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)',
-          PAYLOAD_TOO_LARGE_EXAMPLE,
-        );
+        if (!(OVERSIZED_BODY_IGNORED in operation))
+          operation.responses['413'] ??= errorResponse(
+            'PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)',
+            PAYLOAD_TOO_LARGE_EXAMPLE,
+          );
         operation.responses['415'] ??= errorResponse(
           'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json',
           UNSUPPORTED_MEDIA_TYPE_EXAMPLE,

@@ -15,7 +15,7 @@ describe('loadAppConfig', () => {
       adminPrefixAliases: [],
       sdkPrefix: 'cta',
       bodyLimitBytes: 1024 * 1024,
-      sdkBodyLimitBytes: 524_288,
+      sdkBodyLimitBytes: 1_048_576,
       corsOrigins: ['*'],
       logLevel: 'info',
       schedulerIntervalMs: 10_000,

@@ -45,6 +45,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly sdkOversizedBodies = new Counter({
+    name: 'cta_sdk_oversized_bodies_total',
+    help: 'SDK bodies over SDK_BODY_LIMIT_BYTES that were answered as without a body (the launch), by route',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
   private readonly jobDuration = new Histogram({
     name: 'cta_periodic_job_duration_seconds',
     help: "Periodic job runs on this instance (the one holding the job's lease): count and duration",
@@ -81,6 +88,10 @@ export class MetricsService {
         this.set(size());
       },
     });
+  }
+
+  sdkBodyOversized(route: string): void {
+    this.sdkOversizedBodies.inc({ route });
   }
 
   stateTruncated(reason: 'machines_per_cta' | 'user_state_bytes', entries: number): void {
