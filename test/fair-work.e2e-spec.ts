@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { AdminClient } from './admin-client';
 import { dataSourceOf } from './database-contents';
 import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { eachDatabase, TestApp } from './harness';
+import { sendRequest } from './socket-request';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
@@ -24,38 +24,6 @@ const resetAtOf = (ctaId: string, from: number, count: number) =>
 function oversizedLaunches(metrics: string): number {
   const match = /^cta_sdk_oversized_bodies_total\{route="\/cta\/active\/state-machines\/?"\} (\d+)$/m.exec(metrics);
   return match ? Number(match[1]) : 0;
-}
-
-/**
- * `body` sent over a real socket to `port` as a device sends it, announced (`content-length`) or
- * chunked in 64 KiB pieces; answers once the whole body is written and the answer read.
- */
-function sendOverSocket(
-  port: number,
-  path: string,
-  body: string,
-  headers: Record<string, string>,
-  chunked: boolean,
-): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const bytes = Buffer.from(body);
-    const request = httpRequest({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path,
-      agent: false,
-      headers: { ...headers, 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(bytes.length) }) },
-    });
-    request.on('error', reject);
-    request.on('response', (response) => {
-      let text = '';
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
-    });
-    for (let offset = 0; offset < bytes.length; offset += 64 * 1024) request.write(bytes.subarray(offset, offset + 64 * 1024));
-    request.end();
-  });
 }
 
 /** The truncation counter of the `/metrics` text, by reason. */
@@ -201,15 +169,15 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
         },
       ],
     });
-    const refused = await sendOverSocket(port, DELTA, pending, headers, false);
-    expect([refused.status, refused.body.error?.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    const refused = await sendRequest(port, { path: DELTA, headers, body: pending });
+    expect([refused.status, JSON.parse(refused.body).error?.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
     const before = oversizedLaunches(await metrics());
     const ctaIds = [first];
     for (const chunked of [false, true]) {
       ctaIds.push(await catalogue.cta());
-      const launched = await sendOverSocket(port, LAUNCH, pending, headers, chunked);
+      const launched = await sendRequest(port, { path: LAUNCH, headers, body: pending, chunked });
       expect(launched.status).toBe(200);
-      const served = launched.body.data.ctas as { ctaId: string; activeStateMachines: Record<string, unknown> }[];
+      const served = JSON.parse(launched.body).data.ctas as { ctaId: string; activeStateMachines: Record<string, unknown> }[];
       expect(served.map((cta) => cta.ctaId).sort()).toEqual([...ctaIds].sort());
       expect(Object.keys(served.find((cta) => cta.ctaId === first)!.activeStateMachines)).toEqual(['stored']);
     }
@@ -218,11 +186,10 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
     expect(await storedState(catalogue.tenantId, '4')).toBe(storedText);
     // A launch body within the limit is merged as before.
     const within = { ctas: [{ ctaId: first, activeStateMachines: { within: machine('2', EXAMPLE_TIME + 2000) } }] };
-    const merged = await sendOverSocket(port, LAUNCH, JSON.stringify(within), headers, true);
-    expect(Object.keys(merged.body.data.ctas.find((cta: { ctaId: string }) => cta.ctaId === first).activeStateMachines).sort()).toEqual([
-      'stored',
-      'within',
-    ]);
+    const merged = await sendRequest(port, { path: LAUNCH, headers, body: JSON.stringify(within), chunked: true });
+    expect(
+      Object.keys(JSON.parse(merged.body).data.ctas.find((cta: { ctaId: string }) => cta.ctaId === first).activeStateMachines).sort(),
+    ).toEqual(['stored', 'within']);
     expect(oversizedLaunches(await metrics()) - before).toBe(2);
   });
 });

@@ -61,6 +61,10 @@ export const BAD_TENANT_EXAMPLE: ErrorExample = [
 const RATE_LIMITED_EXAMPLE: ErrorExample = [ErrorCode.RATE_LIMITED, 'rate limit of 600 requests a minute exceeded, retry in 1 minute'];
 const INTERNAL_ERROR_EXAMPLE: ErrorExample = [ErrorCode.INTERNAL_ERROR, 'internal error'];
 export const SERVICE_UNAVAILABLE_EXAMPLE: ErrorExample = [ErrorCode.SERVICE_UNAVAILABLE, 'the database is unavailable, retry later'];
+const LARGE_BODY_BUSY_EXAMPLE: ErrorExample = [
+  ErrorCode.SERVICE_UNAVAILABLE,
+  'too many requests with large bodies (over 64 KiB) are waiting to be read; retry after 10 s',
+];
 const PAYLOAD_TOO_LARGE_EXAMPLE: ErrorExample = [ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large'];
 const UNSUPPORTED_MEDIA_TYPE_EXAMPLE: ErrorExample = [ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Media Type'];
 
@@ -101,7 +105,7 @@ const errorResponse = (description: string, example: ErrorExample): ResponseObje
 });
 
 /**
- * Adds the answers of Fastify's body handling to every operation that takes a body.
+ * Adds the answers of Fastify's body handling (and of the large-body lane) to every operation that takes a body.
  * They come before any route code, so no controller decorator can know which
  * routes have them; the document does (its `requestBody`).
  */
@@ -119,6 +123,22 @@ export function withBodyErrorResponses(document: OpenAPIObject): OpenAPIObject {
           'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json',
           UNSUPPORTED_MEDIA_TYPE_EXAMPLE,
         );
+        const unavailable = operation.responses['503'];
+        if (unavailable && 'description' in unavailable) {
+          // A new object: responses built from one decorator may be shared between operations.
+          operation.responses['503'] = {
+            ...unavailable,
+            description:
+              `${unavailable.description}; or the body is over 64 KiB and the large-body lane stayed full ` +
+              '(LARGE_BODY_MAX_WAITING requests waiting, or one waited LARGE_BODY_MAX_WAIT_MS)',
+            content: {
+              'application/json': {
+                schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
+                examples: errorExamples([SERVICE_UNAVAILABLE_EXAMPLE, LARGE_BODY_BUSY_EXAMPLE]),
+              },
+            },
+          };
+        }
       }
     }
   }

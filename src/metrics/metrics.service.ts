@@ -94,6 +94,21 @@ export class MetricsService {
     this.sdkOversizedBodies.inc({ route });
   }
 
+  /** Reports the large-body lane's requests holding a slot and waiting for one at each scrape. */
+  watchLargeBodyLane(lane: () => { holding: number; waiting: number }): void {
+    new Gauge({
+      name: 'cta_large_body_lane_requests',
+      help: 'Requests with bodies over 64 KiB in the large-body lane of this instance, holding a slot or waiting for one',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const { holding, waiting } = lane();
+        this.set({ state: 'holding' }, holding);
+        this.set({ state: 'waiting' }, waiting);
+      },
+    });
+  }
+
   stateTruncated(reason: 'machines_per_cta' | 'user_state_bytes', entries: number): void {
     this.stateTruncations.inc({ reason }, entries);
   }
