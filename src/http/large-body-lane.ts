@@ -24,6 +24,15 @@ export const DEFAULT_LARGE_BODY_MAX_WAIT_MS = 10_000;
  * an instance busy — the pace one app user already has (SDK_USER_BYTES_PER_SECOND).
  */
 export const LARGE_BODY_BYTES_PER_SECOND = 4 * 1024 * 1024;
+/**
+ * The share of the time the lane's slots together are taken at most: a slot is also handed on no
+ * sooner than its request's own time × (slots / this − 1) after it ends. The byte pace alone assumes a
+ * cost per byte; a body dearer than that (a rule validated field by field), or a machine busy with
+ * other work, makes each request take longer, and the lane slows down with it.
+ */
+export const LARGE_BODY_LANE_SHARE = 1 / 3;
+/** The longest pause before a slot is handed on: a request slow on the database (a member list) holds its slot no longer. */
+const MAX_PAUSE_MS = 2000;
 
 export type LargeBodyLaneOptions = SlotGateOptions;
 
@@ -42,7 +51,7 @@ export const DEFAULT_LARGE_BODY_LANE: LargeBodyLaneOptions = {
  * SERVICE_UNAVAILABLE with `Retry-After`. Smaller requests never enter the lane, so a device's
  * launches and deltas (a few KB) never wait behind large ones; /health has no body. A request's slot
  * is handed on when its response is sent or its connection closes, after a pause paced by
- * LARGE_BODY_BYTES_PER_SECOND. (A waiting request's socket is not read, so a client that went away
+ * LARGE_BODY_BYTES_PER_SECOND and LARGE_BODY_LANE_SHARE (at most MAX_PAUSE_MS). (A waiting request's socket is not read, so a client that went away
  * meanwhile is seen when its turn comes — its request fails at once — or when its wait runs out.) Runs after the request hooks (the SDK routes' per-user turn comes
  * first); call it before `app.init()`. With `metrics`, the lane's requests are reported
  * (`cta_large_body_lane_requests{state}`).
@@ -62,14 +71,27 @@ export function registerLargeBodyLane(
       { 'retry-after': retryAfter },
     );
   const msPerByte = (options.slots * 1000) / LARGE_BODY_BYTES_PER_SECOND;
+  const pausePerMs = options.slots / LARGE_BODY_LANE_SHARE - 1;
 
   /** Takes `reply`'s request into the lane once its body is known to be large; false when refused at once. */
   const enter = (reply: FastifyReply, tenantId: string, bytes: () => number, onTurn: () => void, onRefused: () => void): boolean => {
-    const ticket = gate.enter(tenantId, onTurn, onRefused);
+    let admittedAt = performance.now();
+    const ticket = gate.enter(
+      tenantId,
+      () => {
+        admittedAt = performance.now();
+        onTurn();
+      },
+      onRefused,
+    );
     if (!ticket) return false;
     reply.raw.once('close', () => {
-      if (ticket.state !== 'holding') gate.leave(ticket);
-      else setTimeout(() => gate.leave(ticket), bytes() * msPerByte).unref();
+      if (ticket.state !== 'holding') {
+        gate.leave(ticket);
+        return;
+      }
+      const pauseMs = Math.max(bytes() * msPerByte, (performance.now() - admittedAt) * pausePerMs);
+      setTimeout(() => gate.leave(ticket), Math.min(pauseMs, MAX_PAUSE_MS)).unref();
     });
     if (ticket.state === 'holding') onTurn();
     return true;
