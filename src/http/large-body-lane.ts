@@ -51,9 +51,10 @@ export const DEFAULT_LARGE_BODY_LANE: LargeBodyLaneOptions = {
  * SERVICE_UNAVAILABLE with `Retry-After`. Smaller requests never enter the lane, so a device's
  * launches and deltas (a few KB) never wait behind large ones; /health has no body. A request's slot
  * is handed on when its response is sent or its connection closes, after a pause paced by
- * LARGE_BODY_BYTES_PER_SECOND and LARGE_BODY_LANE_SHARE (at most MAX_PAUSE_MS). (A waiting request's socket is not read, so a client that went away
- * meanwhile is seen when its turn comes — its request fails at once — or when its wait runs out.) Runs after the request hooks (the SDK routes' per-user turn comes
- * first); call it before `app.init()`. With `metrics`, the lane's requests are reported
+ * LARGE_BODY_BYTES_PER_SECOND and LARGE_BODY_LANE_SHARE (at most MAX_PAUSE_MS). A waiting request's
+ * socket is not read, so a client that went away meanwhile is seen when its turn comes (its request
+ * fails at once) or when its wait runs out. Runs after the request hooks (the SDK routes' per-user
+ * turn comes first); call it before `app.init()`. With `metrics`, the lane's requests are reported
  * (`cta_large_body_lane_requests{state}`).
  */
 export function registerLargeBodyLane(
