@@ -9,11 +9,13 @@ import { ErrorEnvelopeFilter } from './http/exception.filter';
 import type { AppConfig } from './config/app-config';
 import { createFastifyAdapter, NEST_APPLICATION_OPTIONS } from './http/fastify-adapter';
 import { registerJsonBodyParser } from './http/json-body-parser';
+import { registerLargeBodyLane } from './http/large-body-lane';
 import { registerRequestHooks } from './http/request-hooks';
 import { registerCompression } from './http/response-compression';
 import { registerResponseValidators } from './http/response-validators';
 import { registerSdkRequestLimits } from './http/sdk-request-limits';
 import { underPrefix } from './common/path-prefix';
+import { MetricsService } from './metrics/metrics.service';
 
 export const OPEN_ADMIN_API_WARNING = 'ADMIN_API_KEYS is not set: the admin API is open to anyone who can reach it';
 
@@ -44,7 +46,9 @@ export async function configureHttpApp(app: NestFastifyApplication, config: AppC
   fastify.removeAllContentTypeParsers();
   registerJsonBodyParser(fastify);
   registerMemberUploads(fastify, config.cohortUploadLimitBytes);
-  registerSdkRequestLimits(fastify, config.sdkBodyLimitBytes);
+  const metrics = app.get(MetricsService);
+  registerSdkRequestLimits(fastify, config.sdkBodyLimitBytes, metrics);
+  registerLargeBodyLane(fastify, config.largeBodyLane, metrics);
   // Validators first: their tag is of the uncompressed answer, and a 304 has nothing to compress.
   registerResponseValidators(fastify, isApiDocsRoute);
   await registerCompression(app, { uncompressed: underPrefix(config.sdkPrefix), inOnePiece: isApiDocsRoute });

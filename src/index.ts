@@ -20,6 +20,8 @@ export { registerJsonBodyParser } from './http/json-body-parser';
 export { MAX_JSON_DEPTH } from './common/json-text';
 // The SDK routes' body limit and one request per app user at a time: a host registers them before `app.init()`.
 export { DEFAULT_SDK_BODY_LIMIT_BYTES, MAX_WAITING_PER_USER, registerSdkRequestLimits } from './http/sdk-request-limits';
+// A lane of their own for bodies over 64 KiB, on every route (admin and SDK): a host registers it before `app.init()`.
+export { DEFAULT_LARGE_BODY_LANE, LARGE_BODY_BYTES, type LargeBodyLaneOptions, registerLargeBodyLane } from './http/large-body-lane';
 
 // App-user tokens on the SDK state-machine routes (docs/decisions/0010-roles-keys-and-tokens.md): options of the built-in
 // verifier, or the port of a host's own.

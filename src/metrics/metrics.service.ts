@@ -51,6 +51,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly sdkOversizedBodies = new Counter({
+    name: 'cta_sdk_oversized_bodies_total',
+    help: 'SDK bodies over SDK_BODY_LIMIT_BYTES that were answered as without a body (the launch), by route',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
   private readonly jobDuration = new Histogram({
     name: 'cta_periodic_job_duration_seconds',
     help: "Periodic job runs on this instance (the one holding the job's lease): count and duration",
@@ -91,6 +98,25 @@ export class MetricsService {
 
   launchCapped(): void {
     this.exposureCapped.inc();
+  }
+
+  sdkBodyOversized(route: string): void {
+    this.sdkOversizedBodies.inc({ route });
+  }
+
+  /** Reports the large-body lane's requests holding a slot and waiting for one at each scrape. */
+  watchLargeBodyLane(lane: () => { holding: number; waiting: number }): void {
+    new Gauge({
+      name: 'cta_large_body_lane_requests',
+      help: 'Requests with bodies over 64 KiB in the large-body lane of this instance, holding a slot or waiting for one',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const { holding, waiting } = lane();
+        this.set({ state: 'holding' }, holding);
+        this.set({ state: 'waiting' }, waiting);
+      },
+    });
   }
 
   stateTruncated(reason: 'machines_per_cta' | 'user_state_bytes', entries: number): void {
