@@ -1,7 +1,6 @@
 import { AdminClient } from './admin-client';
-import { describeOnMysql, CLUSTER_KIND, onServer, SERVERS } from './cluster';
-import { runClockAfterExamples } from './fixtures';
-import { createDatabase, TestApp } from './harness';
+import { describeOnMysql, CLUSTER_KIND, twoInstancesPerSuite } from './cluster';
+import { TestApp } from './harness';
 import { SdkClient } from './sdk-client';
 
 const USER = '77';
@@ -10,20 +9,11 @@ const REVALIDATE_MS = 1000;
 describeOnMysql(`the exposure policy on several instances [${CLUSTER_KIND}] (not on SQLite: one embedded file, one process)`, () => {
   let a: TestApp;
   let b: TestApp;
-  let dropDatabase: () => Promise<void>;
 
-  beforeAll(async () => {
-    const { url, drop } = await createDatabase('mysql', SERVERS[0]);
-    dropDatabase = drop;
-    a = await TestApp.join('mysql', url, { CACHE_REVALIDATE_MS: String(REVALIDATE_MS) });
-    b = await TestApp.join('mysql', onServer(url, SERVERS[1] ?? SERVERS[0]), { CACHE_REVALIDATE_MS: String(REVALIDATE_MS) });
-    runClockAfterExamples(a);
-    runClockAfterExamples(b);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await dropDatabase?.();
+  const env = { CACHE_REVALIDATE_MS: String(REVALIDATE_MS) };
+  twoInstancesPerSuite([env, env], (first, second) => {
+    a = first;
+    b = second;
   });
 
   it('enforces a policy written through one instance on the other within CACHE_REVALIDATE_MS, and its removal too', async () => {
