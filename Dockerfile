@@ -8,7 +8,7 @@
 # better-sqlite3's prebuilt glibc binary applies; the compilers below are its fallback.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# Compiles the TypeScript sources to dist/ (dist/src/main.js, dist/ormconfig.js).
+# Compiles the TypeScript sources to dist/ (dist/src/main.js, dist/ormconfig.js) and the operator view to dist/ui.
 FROM ${NODE_IMAGE} AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -18,6 +18,7 @@ COPY package.json package-lock.json ./
 RUN npm ci
 COPY nest-cli.json tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
+COPY ui ./ui
 RUN npm run build
 
 # The production dependencies only, with better-sqlite3's native module built for this image.

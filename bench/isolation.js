@@ -1,9 +1,11 @@
 'use strict';
 /**
- * Isolation under abuse (issue 27), part of bench/fair-work.js: another tenant's
- * launches (closed loop, rotating users) alone, then while 4 connections send the worst deltas for
- * one app user; its throughput and p99 under abuse against alone, and /health probed throughout.
- * In ROUNDS rounds (quiet, then abused), since the load of a shared machine drifts.
+ * Isolation under abuse (issues 27 and 39), part of bench/fair-work.js: another tenant's
+ * launches (closed loop, rotating users) alone, then while 4 abusive connections send large bodies,
+ * in each scenario: the worst deltas for one app user, for 4 app users (one per connection), for
+ * 4 tenants (one per connection), and 1 MB CTA creates of 4 tenants. Its throughput and p99 under
+ * abuse against alone, and /health probed throughout. In ROUNDS rounds (each scenario's quiet run
+ * right before its abused one), since the load of a shared machine drifts.
  */
 const autocannon = require('autocannon');
 const { sleep } = require('./service');
@@ -13,8 +15,6 @@ const LAUNCH_CONNECTIONS = 10;
 const ABUSE_CONNECTIONS = 4;
 const HEALTH_EVERY_MS = 100;
 const HEALTH_LIMIT_MS = 1000;
-/** Distinct abusive bodies sent in turn (each is new to the stored state when its turn comes again). */
-const ABUSE_POOL = 12;
 const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1', app_version: '5.2.0', package_name: 'com.example.app' };
 const TARGETS = { throughputShare: 0.5, p99Multiple: 3 };
 
@@ -65,8 +65,12 @@ const launches = (base, tenantId, users, firstUser) => {
   });
 };
 
-/** ABUSE_CONNECTIONS connections sending `bodies` in turn as deltas of one user, for the round. */
-const abuse = (base, tenantId, userId, bodies) => {
+/**
+ * ABUSE_CONNECTIONS connections sending `scenario.request(connection, n)` ({method, path, headers, body}: the
+ * n-th request overall, from connection 0–3) for the round.
+ */
+const abuse = (base, scenario) => {
+  let connections = 0;
   let next = 0;
   const statuses = {};
   const run = autocannon({
@@ -77,12 +81,10 @@ const abuse = (base, tenantId, userId, bodies) => {
     requests: [
       {
         method: 'POST',
-        path: '/cta/state-machines/snapshot/delta/',
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': userId },
-          body: bodies[next++ % bodies.length],
-        }),
+        setupRequest: (request, context) => {
+          context.connection ??= connections++ % ABUSE_CONNECTIONS;
+          return { ...request, ...scenario.request(context.connection, next++) };
+        },
       },
     ],
   });
@@ -92,36 +94,44 @@ const abuse = (base, tenantId, userId, bodies) => {
 
 const row = (result) => ({ requestsPerSecond: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99 });
 
+/** An SDK delta request of `tenantId` and `userId` with `body`. */
+const sdkDelta = (tenantId, userId, body) => ({
+  method: 'POST',
+  path: '/cta/state-machines/snapshot/delta/',
+  headers: { ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': userId },
+  body,
+});
+
 /**
- * `victim`: {tenantId, users, firstUser} launched; `abuser`: {tenantId, userId, bodies: [[name, make]]}, the worst
- * delta bodies of bench/worst-bodies.js.
+ * `victim`: {tenantId, users, firstUser} launched; `scenarios`: [{name, request(connection, n)}] (see `abuse`).
  */
-async function measureIsolation(service, victim, abuser, rounds = 2) {
-  const bodies = Array.from({ length: ABUSE_POOL }, (_, index) => abuser.bodies[index % abuser.bodies.length][1]());
+async function measureIsolation(service, victim, scenarios, rounds = 2) {
   const results = [];
   for (let round = 1; round <= rounds; round++) {
-    let stop = probeHealth(service.base);
-    const quiet = row(await launches(service.base, victim.tenantId, victim.users, victim.firstUser));
-    const quietHealth = await stop();
-    stop = probeHealth(service.base);
-    const [abused, abusive] = await Promise.all([
-      launches(service.base, victim.tenantId, victim.users, victim.firstUser).then(row),
-      abuse(service.base, abuser.tenantId, abuser.userId, bodies),
-    ]);
-    const health = await stop();
-    const share = abused.requestsPerSecond / quiet.requestsPerSecond;
-    const p99Multiple = abused.p99Ms / Math.max(1, quiet.p99Ms);
-    const entry = { round, quiet, quietHealth, abused, abusive, health, share, p99Multiple };
-    results.push(entry);
-    const statuses = Object.entries(abusive.statuses)
-      .map(([status, count]) => `${count}× ${status}`)
-      .join(', ');
-    console.log(
-      `  round ${round}: launches of another tenant alone ${quiet.requestsPerSecond} req/s, p99 ${quiet.p99Ms} ms; ` +
-        `beside ${ABUSE_CONNECTIONS} connections of worst deltas for one user (${statuses}): ${abused.requestsPerSecond} req/s ` +
-        `(${Math.round(100 * share)}%), p99 ${abused.p99Ms} ms (${p99Multiple.toFixed(1)}×); /health slowest ${health.slowestMs ?? 'timed out'} ms, ` +
-        `${health.late} of ${health.probes} at ${HEALTH_LIMIT_MS} ms or more`,
-    );
+    for (const scenario of scenarios) {
+      let stop = probeHealth(service.base);
+      const quiet = row(await launches(service.base, victim.tenantId, victim.users, victim.firstUser));
+      const quietHealth = await stop();
+      stop = probeHealth(service.base);
+      const [abused, abusive] = await Promise.all([
+        launches(service.base, victim.tenantId, victim.users, victim.firstUser).then(row),
+        abuse(service.base, scenario),
+      ]);
+      const health = await stop();
+      const share = abused.requestsPerSecond / quiet.requestsPerSecond;
+      const p99Multiple = abused.p99Ms / Math.max(1, quiet.p99Ms);
+      const entry = { scenario: scenario.name, round, quiet, quietHealth, abused, abusive, health, share, p99Multiple };
+      results.push(entry);
+      const statuses = Object.entries(abusive.statuses)
+        .map(([status, count]) => `${count}× ${status}`)
+        .join(', ');
+      console.log(
+        `  round ${round}, ${ABUSE_CONNECTIONS} connections of ${scenario.name} (${statuses}): launches of another tenant ` +
+          `${abused.requestsPerSecond} req/s against ${quiet.requestsPerSecond} alone (${Math.round(100 * share)}%), ` +
+          `p99 ${abused.p99Ms} ms against ${quiet.p99Ms} ms (${p99Multiple.toFixed(1)}×); /health slowest ${health.slowestMs ?? 'timed out'} ms, ` +
+          `${health.late} of ${health.probes} at ${HEALTH_LIMIT_MS} ms or more`,
+      );
+    }
   }
   return {
     rounds: results,
@@ -131,4 +141,4 @@ async function measureIsolation(service, victim, abuser, rounds = 2) {
   };
 }
 
-module.exports = { measureIsolation, TARGETS, HEALTH_LIMIT_MS };
+module.exports = { measureIsolation, sdkDelta, TARGETS, HEALTH_LIMIT_MS, ABUSE_CONNECTIONS };

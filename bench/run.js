@@ -60,6 +60,17 @@ const COHORTS = {
   eligibility: (index) => ({ includes: [`static-${index % 10}`, `rule-${index % 5}`], excludes: [] }),
 };
 const COHORT_MEMBERS = 100_000;
+/**
+ * Like SMALL, with an exposure policy on (docs/exposure-policy.md): each launch counts the user's 5 actions
+ * of the last day against a cap they stay under, so it serves what SMALL's does.
+ */
+const CAPPED = {
+  tenantId: 'bench-capped',
+  firstId: 60_001,
+  extraCtas: 0,
+  users: 100,
+  exposurePolicy: { maxActions: 1000, window: { value: 1, unit: 'days' } },
+};
 /** 1,000 CTAs (20 live) with a year of insights (seedInsights). */
 const INSIGHTS = { tenantId: 'bench-insights', firstId: 40_001, extraCtas: 980, users: 0 };
 const INSIGHT_DAYS = 366;
@@ -509,6 +520,7 @@ async function benchDatabase(kind, results, references) {
   await seedTenant(db, { ...LARGE, now });
   await seedTenant(db, { ...COHORTS, now });
   await seedTenant(db, { ...INSIGHTS, now });
+  await seedTenant(db, { ...CAPPED, now });
   const insightCtas = ctaIdsOf(INSIGHTS);
   const today = Math.floor(now / DAY_MS);
   await seedInsights(db, {
@@ -592,6 +604,15 @@ async function benchDatabase(kind, results, references) {
       [
         'launch, Accept-Encoding: gzip (answered uncompressed)',
         acceptingGzip(launchOptions(service.base, SMALL.users, SMALL.tenantId)),
+        service,
+      ],
+    ]);
+    // The exposure policy (issue 43): a launch with it on against one with it off.
+    [rows.launchPolicyOff, rows.launchPolicyOn] = await measureInterleaved([
+      ['launch, no exposure policy (interleaved with the one below)', launchOptions(service.base, SMALL.users, SMALL.tenantId), service],
+      [
+        'launch, exposure policy on (5 actions a user counted, under the cap)',
+        launchOptions(service.base, CAPPED.users, CAPPED.tenantId),
         service,
       ],
     ]);
@@ -723,6 +744,8 @@ function targets(results) {
     }
     if (kind === 'mysql') check(`${name}: merges >= 1,500/s`, rows.merge.requestsPerSecond >= 1500, `${rows.merge.requestsPerSecond}/s`);
     check(`${name}: no lost merges`, rows.merge.lostUpdates === 0, `${rows.merge.lostUpdates} lost of ${rows.merge.acknowledged}`);
+    const policySlower = 1 - rows.launchPolicyOn.requestsPerSecond / rows.launchPolicyOff.requestsPerSecond;
+    check(`${name}: launch with the exposure policy on within 5% of without (issue 43)`, policySlower <= 0.05, slowerBy(policySlower));
     const largeSlower = 1 - rows.launchLarge.requestsPerSecond / rows.launch.requestsPerSecond;
     check(`${name}: large tenant launch within 15% (issue 6)`, largeSlower <= 0.15, slowerBy(largeSlower));
     if (kind === 'mysql' && rows.ctaList)

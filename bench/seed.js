@@ -125,11 +125,13 @@ function ctaRow(id, tenantId, index, status, now, eligibility) {
 /**
  * One tenant: 20 (or `liveCtas`) live CTAs linked to 3 behaviour tags, `extraCtas` non-live CTAs (of
  * `extraStatuses` in turn), and
- * `users` users with state for 5 CTAs. CTA ids start at `firstId`. Answers the live ids.
+ * `users` users with state for 5 CTAs. CTA ids start at `firstId`. Answers the live ids. With an
+ * `exposurePolicy` (docs/exposure-policy.md), the tenant has it, and each user's recent actions are
+ * those of their state, as merges record them.
  */
 async function seedTenant(
   db,
-  { tenantId, firstId, extraCtas, users, now, eligibility, liveCtas = LIVE_CTAS, extraStatuses = NON_LIVE_STATUSES },
+  { tenantId, firstId, extraCtas, users, now, eligibility, liveCtas = LIVE_CTAS, extraStatuses = NON_LIVE_STATUSES, exposurePolicy },
 ) {
   const liveIds = Array.from({ length: liveCtas }, (_, index) => firstId + index);
   await db.transaction(async () => {
@@ -188,9 +190,25 @@ async function seedTenant(
   });
   const tagOf = (id) => TAGS[liveIds.indexOf(id) % 5];
   const document = userStateDocument(liveIds.slice(0, CTAS_WITH_STATE), tagOf, now);
+  const recentActions = JSON.stringify(liveIds.slice(0, CTAS_WITH_STATE).flatMap((id) => [now - 3600_000, id]));
   await db.transaction(async () => {
-    const rows = Array.from({ length: users }, (_, index) => [tenantId, String(1_000_000_000 + index), document, 1, now]);
-    await insertRows(db, 'sdk_user_states', ['tenant_id', 'user_id', 'state', 'version', 'updated_at'], rows, 1000);
+    const rows = Array.from({ length: users }, (_, index) => [
+      tenantId,
+      String(1_000_000_000 + index),
+      document,
+      1,
+      now,
+      exposurePolicy ? recentActions : null,
+    ]);
+    await insertRows(db, 'sdk_user_states', ['tenant_id', 'user_id', 'state', 'version', 'updated_at', 'recent_actions'], rows, 1000);
+    if (exposurePolicy) {
+      await insertRows(
+        db,
+        'exposure_policies',
+        ['tenant_id', 'max_actions', 'exposure_window', 'updated_at'],
+        [[tenantId, exposurePolicy.maxActions, JSON.stringify(exposurePolicy.window), now]],
+      );
+    }
   });
   return liveIds;
 }

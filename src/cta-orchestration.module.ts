@@ -16,6 +16,8 @@ import { CtasModule } from './ctas/ctas.module';
 import { TestCtasController } from './ctas/test-ctas.controller';
 import { mountControllers, routeRoots } from './http/mount-controllers';
 import { EventsController } from './events/events.controller';
+import { ExposurePolicyController } from './exposure-policy/exposure-policy.controller';
+import { ExposurePolicyModule } from './exposure-policy/exposure-policy.module';
 import { ExplainModule } from './explain/explain.module';
 import { LaunchExplainController } from './explain/launch-explain.controller';
 import { EventsModule } from './events/events.module';
@@ -25,6 +27,8 @@ import { InsightsController } from './insights/insights.controller';
 import { InsightsModule } from './insights/insights.module';
 import { NudgePreviewAdminController, NudgePreviewSdkController } from './nudge-preview/nudge-preview.controllers';
 import { NudgePreviewModule } from './nudge-preview/nudge-preview.module';
+import { OperatorViewController } from './operator-view/operator-view.controller';
+import { WhoamiController } from './operator-view/whoami.controller';
 import { OrchestrationCoreModule } from './orchestration-core.module';
 import {
   CtaOrchestrationOptions,
@@ -51,6 +55,7 @@ const FEATURE_MODULES: Type[] = [
   BehaviourTagsModule,
   CohortsModule,
   EventsModule,
+  ExposurePolicyModule,
   NudgePreviewModule,
   SdkModule,
   AppUsersModule,
@@ -62,13 +67,15 @@ const FEATURE_MODULES: Type[] = [
 export const ADMIN_CONTROLLERS: Type[] = [
   CtasController,
   CtaFiltersController,
-  CtaStatusController,
+  // Approve stands before the status change in the console: with approvals required it comes first.
   ApprovalsController,
+  CtaStatusController,
   TestCtasController,
   BehaviourTagsController,
   CohortsController,
   CohortNamesController,
   EventsController,
+  ExposurePolicyController,
   NudgePreviewAdminController,
   AuditController,
   AppUsersController,
@@ -76,6 +83,7 @@ export const ADMIN_CONTROLLERS: Type[] = [
   SimulateController,
   InsightsController,
   ExperimentsController,
+  WhoamiController,
 ];
 const SDK_CONTROLLERS: Type[] = [SdkStateController, NudgePreviewSdkController];
 
@@ -120,6 +128,10 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<CtaOrchestrati
           }),
           ...routing.adminPrefixAliases.flatMap((alias) =>
             mountControllers(ADMIN_CONTROLLERS, { prefix: alias, api: 'admin', documented: false, guards: routing.adminGuards }),
+          ),
+          // The view's page and assets need no key (its sign-in box is on the page): mounted without the admin guards.
+          ...[routing.adminPrefix, ...routing.adminPrefixAliases].flatMap((prefix) =>
+            mountControllers([OperatorViewController], { prefix, api: 'admin', documented: false, guards: [] }),
           ),
           ...mountControllers(SDK_CONTROLLERS, { prefix: routing.sdkPrefix, api: 'sdk', documented: true, guards: routing.sdkGuards }),
         ],

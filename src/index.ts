@@ -20,6 +20,8 @@ export { registerJsonBodyParser } from './http/json-body-parser';
 export { MAX_JSON_DEPTH } from './common/json-text';
 // The SDK routes' body limit and one request per app user at a time: a host registers them before `app.init()`.
 export { DEFAULT_SDK_BODY_LIMIT_BYTES, MAX_WAITING_PER_USER, registerSdkRequestLimits } from './http/sdk-request-limits';
+// A lane of their own for bodies over 64 KiB, on every route (admin and SDK): a host registers it before `app.init()`.
+export { DEFAULT_LARGE_BODY_LANE, LARGE_BODY_BYTES, type LargeBodyLaneOptions, registerLargeBodyLane } from './http/large-body-lane';
 
 // App-user tokens on the SDK state-machine routes (docs/decisions/0010-roles-keys-and-tokens.md): options of the built-in
 // verifier, or the port of a host's own.
@@ -47,6 +49,7 @@ export { CtaTagEntity } from './ctas/cta-tag.entity';
 export { CtaTestUserEntity } from './ctas/cta-test-user.entity';
 export { CtaEntity } from './ctas/cta.entity';
 export { EventDefinitionEntity } from './events/event-definition.entity';
+export { ExposurePolicyEntity } from './exposure-policy/exposure-policy.entity';
 export { NudgePreviewEntity } from './nudge-preview/nudge-preview.entity';
 export { UserStateEntity } from './sdk/user-state.entity';
 
@@ -58,12 +61,14 @@ export * from './ctas/dto/cta-body.dto';
 export * from './ctas/dto/list-ctas-query.dto';
 export * from './ctas/dto/test-cta-body.dto';
 export * from './events/dto/event-definition.dto';
+export * from './exposure-policy/dto/exposure-policy.dto';
 export * from './nudge-preview/dto/nudge-preview.dto';
 export * from './sdk/dto/snapshot-request.dto';
 export type { CtaRecord } from './ctas/cta-record';
 export type { CtaFrequency, CtaRule, CtaStatus, Limit, StateTransitionCondition, WindowUnit } from './ctas/cta.types';
 export type { CtaRelation, CtaRelationRule, CtaRelationSide, TagExposureRule } from './behaviour-tags/behaviour-tag.types';
 export type { EventDefinition, EventProperty } from './events/event-definition.types';
+export type { CalendarDayWindow, ExposurePolicy, ExposureWindow, RollingWindow } from './exposure-policy/exposure-policy';
 export { ErrorEnvelopeDto } from './common/envelope';
 export type { DataEnvelope, EmptyEnvelope, ErrorEnvelope, EventEnvelope } from './common/envelope';
 

@@ -11,6 +11,7 @@ import { CtaTagEntity } from './ctas/cta-tag.entity';
 import { CtaTestUserEntity } from './ctas/cta-test-user.entity';
 import { CtaEntity } from './ctas/cta.entity';
 import { ExperimentArmEntity } from './insights/experiment-arm.entity';
+import { ExposurePolicyEntity } from './exposure-policy/exposure-policy.entity';
 import { EventDefinitionEntity } from './events/event-definition.entity';
 import { InsightCtaEntity } from './insights/insight-cta.entity';
 import { InsightDayEntity } from './insights/insight-day.entity';
@@ -31,7 +32,8 @@ import { CreateCohorts1767225601900 } from './database/migrations/1767225601900-
 import { CreateAuditEntries1767225602000 } from './database/migrations/1767225602000-CreateAuditEntries';
 import { AddCampaignInsights1767225603100 } from './database/migrations/1767225603100-AddCampaignInsights';
 import { AddCtaApprovals1767225603300 } from './database/migrations/1767225603300-AddCtaApprovals';
-import { AddCtaExperiments1767225603500 } from './database/migrations/1767225603500-AddCtaExperiments';
+import { AddExposurePolicy1767225603500 } from './database/migrations/1767225603500-AddExposurePolicy';
+import { AddCtaExperiments1767225603600 } from './database/migrations/1767225603600-AddCtaExperiments';
 
 /**
  * Every entity of the service, by the feature that owns the table (only that feature's folder
@@ -70,6 +72,8 @@ export const ORCHESTRATION_ENTITIES = [
   InsightCtaEntity,
   InsightStateEntity,
   ExperimentArmEntity,
+  // exposure-policy
+  ExposurePolicyEntity,
 ];
 
 /** Every migration, in order; a host runs them with its own. */
@@ -85,7 +89,8 @@ export const ORCHESTRATION_MIGRATIONS = [
   CreateAuditEntries1767225602000,
   AddCampaignInsights1767225603100,
   AddCtaApprovals1767225603300,
-  AddCtaExperiments1767225603500,
+  AddExposurePolicy1767225603500,
+  AddCtaExperiments1767225603600,
 ];
 
 /**

@@ -16,6 +16,7 @@ import type { ListCtasQueryDto } from '../src/ctas/dto/list-ctas-query.dto';
 import type { CreateTestCtaDto } from '../src/ctas/dto/test-cta-body.dto';
 import type { EventListDto, EventNamesDto, EventsProcessedDto } from '../src/events/dto/event-definition-record.dto';
 import type { UpdateEventPropertiesDto, UpsertEventsDto } from '../src/events/dto/event-definition.dto';
+import type { ExposurePolicy } from '../src/exposure-policy/exposure-policy';
 import type { EventDefinition } from '../src/events/event-definition.types';
 import type { ExperimentReport } from '../src/experiments/experiment-report';
 import type { InsightsQueryDto } from '../src/insights/dto/insights.dto';
@@ -53,7 +54,7 @@ function expectOk(response: TestResponse, what: string): void {
 
 /**
  * The admin API of one tenant, as an operator calls it: one typed method per route, in groups
- * (`ctas`, `testCtas`, `tags`, `events`, `cohorts`, `audit`, `insights`, `appUsers`, `previews`), answering the response
+ * (`ctas`, `testCtas`, `tags`, `events`, `cohorts`, `audit`, `insights`, `exposurePolicy`, `appUsers`, `previews`), answering the response
  * for the test to check; `raw` for malformed requests. Every request carries `x-tenant-id` and, when
  * the client has one, `user`; a method's `headers` add to or (with `undefined`) remove them.
  * The methods outside the groups build a catalogue and fail the test on anything but 200.
@@ -158,6 +159,13 @@ export class AdminClient extends ApiClient<keyof AdminHeaders & string> {
       this.send('GET', `/ctas/${segment(id)}/experiment`, undefined, headers),
     overview: (query: Query<InsightsQueryDto> = {}, headers?: AdminHeaders): Answer<Data<InsightsOverview>> =>
       this.send('GET', `/insights${queryText(query)}`, undefined, headers),
+  };
+
+  readonly exposurePolicy = {
+    get: (headers?: AdminHeaders): Answer<Data<ExposurePolicy>> => this.send('GET', '/exposure-policy', undefined, headers),
+    /** Any body: the route names what is wrong with it. */
+    put: (body: ExposurePolicy | Record<string, unknown>, headers?: AdminHeaders): Answer<Data<ExposurePolicy>> =>
+      this.send('PUT', '/exposure-policy', body, headers),
   };
 
   readonly appUsers = {

@@ -2,10 +2,9 @@ import { Logger } from '@nestjs/common';
 import { ERASE_CONFLICT_PATIENCE } from '../src/app-users/app-users.service';
 import { AdminClient } from './admin-client';
 import { holdNextStateWrite, snapshot, storedMachines } from './app-users';
-import { CLUSTER_KIND, describeOnMysql, onServer, SERVERS } from './cluster';
+import { CLUSTER_KIND, describeOnMysql, twoInstancesPerSuite } from './cluster';
 import { dataSourceOf } from './database-contents';
-import { runClockAfterExamples } from './fixtures';
-import { createDatabase, TestApp } from './harness';
+import { TestApp } from './harness';
 import { SdkClient } from './sdk-client';
 
 const USER = '7301234567891';
@@ -25,21 +24,11 @@ const B_REVALIDATE_MS = 600_000;
 describeOnMysql(`an erase racing requests on another instance [${CLUSTER_KIND}]`, () => {
   let a: TestApp;
   let b: TestApp;
-  let dropDatabase: () => Promise<void>;
   let tenantCount = 0;
 
-  beforeAll(async () => {
-    const { url, drop } = await createDatabase('mysql', SERVERS[0]);
-    dropDatabase = drop;
-    a = await TestApp.join('mysql', url);
-    b = await TestApp.join('mysql', onServer(url, SERVERS[1] ?? SERVERS[0]), { CACHE_REVALIDATE_MS: String(B_REVALIDATE_MS) });
-    runClockAfterExamples(a);
-    runClockAfterExamples(b);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await dropDatabase?.();
+  twoInstancesPerSuite([{}, { CACHE_REVALIDATE_MS: String(B_REVALIDATE_MS) }], (first, second) => {
+    a = first;
+    b = second;
   });
 
   const fresh = (api: TestApp, ctaId: string, key: string) => snapshot(ctaId, key, api.clock.now());

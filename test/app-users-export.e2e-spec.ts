@@ -71,6 +71,7 @@ eachDatabase('GET /engine/app-users/{userId}: everything stored about a user', (
               ctasResetAt: examples.delta(ctaId).behaviourTags[0].exposureRule.ctasResetAt,
             },
           ],
+          recentActions: launchedCta.actionDoneAt.map((at) => ({ ctaId, at })),
         },
         cohorts: ['alpha', 'beta'],
         testCtas: [Number(shared)],
@@ -82,7 +83,7 @@ eachDatabase('GET /engine/app-users/{userId}: everything stored about a user', (
     expect(launched.behaviourTags[0].ctaRelation).toMatchObject({ activeCtas: [ctaId] });
   });
 
-  it('shows what is stored until a launch prunes it (the state of a CTA that has ended)', async () => {
+  it("shows what is stored until a launch prunes it (the state of a CTA that has ended), and the CTA's actions after", async () => {
     const tenantId = 'export-ended';
     const { admin, device } = userOf(api, tenantId, USER);
     const ctaId = await admin.cta();
@@ -91,7 +92,12 @@ eachDatabase('GET /engine/app-users/{userId}: everything stored about a user', (
     const stored = (await admin.appUsers.export(USER)).body.data.state;
     expect(stored.ctas.map((cta) => cta.ctaId)).toEqual([ctaId]);
     expect((await device.launch()).body.data).toEqual({ ctas: [], behaviourTags: [] });
-    expect((await admin.appUsers.export(USER)).body.data).toEqual(nothingStored(USER));
+    // The exposure policy still counts them (docs/exposure-policy.md).
+    const [actedAt] = examples.delta(ctaId).ctas[0].actionDoneAt;
+    expect((await admin.appUsers.export(USER)).body.data).toEqual({
+      ...nothingStored(USER),
+      state: { ctas: [], behaviourTags: [], recentActions: [{ ctaId, at: actedAt }] },
+    });
   });
 
   it('answers an empty export for a user with nothing stored, and reads the id as a signed 64-bit integer (042 is 42)', async () => {
@@ -117,7 +123,7 @@ eachDatabase('GET /engine/app-users/{userId}: everything stored about a user', (
     const [a, b] = await Promise.all([new AdminClient(api, 'export-tenant-a').appUsers.export(USER), other.appUsers.export(USER)]);
     expect(b.body.data).toEqual({
       ...nothingStored(USER),
-      state: { ctas: [{ ctaId, activeStateMachines: {}, resetAt: [5], actionDoneAt: [] }], behaviourTags: [] },
+      state: { ctas: [{ ctaId, activeStateMachines: {}, resetAt: [5], actionDoneAt: [] }], behaviourTags: [], recentActions: [] },
     });
     expect(a.body.data.cohorts).toEqual(['alpha', 'beta']);
     expect(a.body.data.state.ctas.map((cta) => cta.ctaId)).not.toContain(ctaId);

@@ -14,7 +14,7 @@ export const EMPTY_STATE_DOCUMENT = '{"ctas":[],"tags":[]}';
 /** The export of a user with nothing stored. */
 export const nothingStored = (userId: string) => ({
   userId,
-  state: { ctas: [], behaviourTags: [] },
+  state: { ctas: [], behaviourTags: [], recentActions: [] },
   cohorts: [],
   testCtas: [],
   auditEntries: [],

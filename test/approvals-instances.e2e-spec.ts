@@ -1,7 +1,7 @@
 import { AdminClient } from './admin-client';
-import { CLUSTER_KIND, describeOnMysql, GALERA, onServer, SERVERS } from './cluster';
+import { CLUSTER_KIND, describeOnMysql, GALERA, twoInstancesPerSuite } from './cluster';
 import { dataSourceOf } from './database-contents';
-import { createDatabase, errorBody, TestApp } from './harness';
+import { errorBody, TestApp } from './harness';
 import { race, RACE_OFFSETS_MS } from './race';
 
 /**
@@ -19,20 +19,16 @@ const KEEP_TIMES = { startTime: undefined, endTime: undefined };
 describeOnMysql(`approvals on two instances [${CLUSTER_KIND}]`, () => {
   let a: TestApp;
   let b: TestApp;
-  let dropDatabase: () => Promise<void>;
   let tenants = 0;
 
-  beforeAll(async () => {
-    const { url, drop } = await createDatabase('mysql', SERVERS[0]);
-    dropDatabase = drop;
-    a = await TestApp.join('mysql', url, ENV);
-    b = await TestApp.join('mysql', onServer(url, SERVERS[1] ?? SERVERS[0]), ENV);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await dropDatabase?.();
-  });
+  twoInstancesPerSuite(
+    [ENV, ENV],
+    (first, second) => {
+      a = first;
+      b = second;
+    },
+    { examplesClock: false },
+  );
 
   /** Alice (editor) through instance A, Bob (publisher) through B, on a fresh tenant. */
   const operators = () => {

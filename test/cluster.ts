@@ -1,4 +1,5 @@
-import { TEST_DATABASES } from './harness';
+import { runClockAfterExamples } from './fixtures';
+import { createDatabase, TEST_DATABASES, TestApp } from './harness';
 
 /**
  * The database servers that instances of a multi-instance suite connect to: with TEST_GALERA_URLS
@@ -24,4 +25,34 @@ export function onServer(databaseUrl: string, server: string): string {
   url.username = through.username;
   url.password = through.password;
   return url.toString();
+}
+
+type Env = Record<string, string>;
+
+/**
+ * Two instances of the service for the suite, on one new database, each through its own server of
+ * SERVERS (on Galera, its own node); `started` receives them before the first test. After the last
+ * they are closed and the database dropped. Their clocks run after the API examples' times unless
+ * `examplesClock` is false.
+ */
+export function twoInstancesPerSuite(
+  envs: [Env, Env],
+  started: (a: TestApp, b: TestApp) => void,
+  { examplesClock = true }: { examplesClock?: boolean } = {},
+): void {
+  let instances: TestApp[] = [];
+  let dropDatabase: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const { url, drop } = await createDatabase('mysql', SERVERS[0]);
+    dropDatabase = drop;
+    instances.push(await TestApp.join('mysql', url, envs[0]));
+    instances.push(await TestApp.join('mysql', onServer(url, SERVERS[1] ?? SERVERS[0]), envs[1]));
+    if (examplesClock) instances.forEach(runClockAfterExamples);
+    started(instances[0], instances[1]);
+  });
+  afterAll(async () => {
+    for (const instance of instances.reverse()) await instance.close();
+    instances = [];
+    await dropDatabase?.();
+  });
 }

@@ -35,6 +35,7 @@ eachDatabase('CTAs', (database) => {
         ctaStatus: 'draft',
         rule: ruleAsRead(examples.rule()),
         experiment: null,
+        capExempt: false,
         createdAt: expect.any(Number),
         createdBy: 'ops@example.com',
         lastUpdatedAt: null,

@@ -1,13 +1,16 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { AdminClient } from './admin-client';
 import { dataSourceOf } from './database-contents';
 import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { eachDatabase, TestApp } from './harness';
+import { sendRequest } from './socket-request';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
 const MAX_USER_STATE_BYTES = 8192;
+/** Set below its 1 MiB default, so that the admin routes' BODY_LIMIT_BYTES (1 MiB) is larger. */
 const SDK_BODY_LIMIT_BYTES = 512 * 1024;
 const CTAS = 24;
 const ENTRIES = 40;
@@ -16,6 +19,12 @@ const ENTRIES = 40;
 const resetAtEntry = (ctaId: string, index: number) => EXAMPLE_TIME - 86_400_000 + index * 1000 + Number(ctaId);
 const resetAtOf = (ctaId: string, from: number, count: number) =>
   Array.from({ length: count }, (_, offset) => resetAtEntry(ctaId, from + offset));
+
+/** The SDK bodies over the limit answered as without a body, of the `/metrics` text, on the launch route. */
+function oversizedLaunches(metrics: string): number {
+  const match = /^cta_sdk_oversized_bodies_total\{route="\/cta\/active\/state-machines\/?"\} (\d+)$/m.exec(metrics);
+  return match ? Number(match[1]) : 0;
+}
 
 /** The truncation counter of the `/metrics` text, by reason. */
 function truncations(metrics: string, reason: string): number {
@@ -28,7 +37,7 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
   let tenantCount = 0;
   const tenant = () => new AdminClient(api, `fair-${++tenantCount}`);
   const metrics = async () => String((await api.get('/metrics')).body);
-  const stored = async (tenantId: string, userId: string): Promise<string> => {
+  const storedState = async (tenantId: string, userId: string): Promise<string> => {
     const [row] = await dataSourceOf(api).query('SELECT state FROM sdk_user_states WHERE tenant_id = ? AND user_id = ?', [
       tenantId,
       userId,
@@ -37,8 +46,12 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
   };
 
   beforeAll(async () => {
-    api = await TestApp.start(database, { MAX_USER_STATE_BYTES: String(MAX_USER_STATE_BYTES) });
+    api = await TestApp.start(database, {
+      MAX_USER_STATE_BYTES: String(MAX_USER_STATE_BYTES),
+      SDK_BODY_LIMIT_BYTES: String(SDK_BODY_LIMIT_BYTES),
+    });
     runClockAfterExamples(api);
+    await api.app.listen(0, '127.0.0.1');
   });
   afterAll(() => api.close());
 
@@ -51,7 +64,7 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
     const response = await api.post(DELTA, body, sdkHeaders(catalogue.tenantId, '1'));
     expect([response.status, response.body]).toEqual([200, { data: true }]);
 
-    const document = await stored(catalogue.tenantId, '1');
+    const document = await storedState(catalogue.tenantId, '1');
     expect(Buffer.byteLength(document)).toBeLessThanOrEqual(MAX_USER_STATE_BYTES);
     const parsed = JSON.parse(document) as { ctas: [string, { resetAt: number[] }][] };
     expect(parsed.ctas.map(([ctaId]) => ctaId)).toEqual(ctaIds);
@@ -94,7 +107,7 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
     };
     const response = await api.post(DELTA, body, sdkHeaders(catalogue.tenantId, '2'));
     expect([response.status, response.body]).toEqual([200, { data: true }]);
-    const document = await stored(catalogue.tenantId, '2');
+    const document = await storedState(catalogue.tenantId, '2');
     expect(Buffer.byteLength(document)).toBeLessThanOrEqual(MAX_USER_STATE_BYTES);
     const parsed = JSON.parse(document) as { ctas: [string, { activeStateMachines: [string, { lastTransitionAt: number }][] }][] };
     const kept = parsed.ctas.flatMap(([, cta]) => cta.activeStateMachines.map(([, kept]) => kept.lastTransitionAt)).sort((a, b) => b - a);
@@ -112,18 +125,16 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
     expect(truncations(await metrics(), 'user_state_bytes') - bytesBefore).toBe(300 - kept.length);
   });
 
-  it('answers an SDK body past SDK_BODY_LIMIT_BYTES with 413 and stores nothing; admin routes keep BODY_LIMIT_BYTES', async () => {
+  it('answers a delta past SDK_BODY_LIMIT_BYTES with 413 and stores nothing; admin routes keep BODY_LIMIT_BYTES', async () => {
     const catalogue = tenant();
     const ctaId = await catalogue.cta();
     const padding = { note: 'x'.repeat(SDK_BODY_LIMIT_BYTES) };
-    for (const path of [DELTA, LAUNCH]) {
-      const response = await api.post(
-        path,
-        { ctas: [{ ctaId, activeStateMachines: { k: machine('1', EXAMPLE_TIME, { context: padding }) } }] },
-        sdkHeaders(catalogue.tenantId, '3'),
-      );
-      expect([response.status, response.body.error?.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
-    }
+    const response = await api.post(
+      DELTA,
+      { ctas: [{ ctaId, activeStateMachines: { k: machine('1', EXAMPLE_TIME, { context: padding }) } }] },
+      sdkHeaders(catalogue.tenantId, '3'),
+    );
+    expect([response.status, response.body.error?.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
     expect(await dataSourceOf(api).query('SELECT user_id FROM sdk_user_states WHERE tenant_id = ?', [catalogue.tenantId])).toEqual([]);
     const justUnder = {
       ctas: [
@@ -137,6 +148,49 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
       catalogue.headers(),
     );
     expect(preview.status).toBe(200);
+  });
+
+  it('never locks a device out: launches whose body stays past the limit are answered from the stored state, new CTAs included', async () => {
+    const catalogue = tenant();
+    const port = (api.app.getHttpServer().address() as AddressInfo).port;
+    const headers = sdkHeaders(catalogue.tenantId, '4');
+    const first = await catalogue.cta();
+    // What the device stored while its deltas still went through.
+    const stored = { ctas: [{ ctaId: first, activeStateMachines: { stored: machine('1', EXAMPLE_TIME) } }] };
+    expect((await api.post(DELTA, stored, headers)).status).toBe(200);
+    const storedText = await storedState(catalogue.tenantId, '4');
+    // Then its pending snapshot outgrew the SDK body limit: its delta is refused, and it sends the
+    // same snapshot as the body of every launch.
+    const pending = JSON.stringify({
+      ctas: [
+        {
+          ctaId: first,
+          activeStateMachines: { pending: machine('2', EXAMPLE_TIME + 1000, { context: { note: 'x'.repeat(SDK_BODY_LIMIT_BYTES) } }) },
+        },
+      ],
+    });
+    const refused = await sendRequest(port, { path: DELTA, headers, body: pending });
+    expect([refused.status, JSON.parse(refused.body).error?.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    const before = oversizedLaunches(await metrics());
+    const ctaIds = [first];
+    for (const chunked of [false, true]) {
+      ctaIds.push(await catalogue.cta());
+      const launched = await sendRequest(port, { path: LAUNCH, headers, body: pending, chunked });
+      expect(launched.status).toBe(200);
+      const served = JSON.parse(launched.body).data.ctas as { ctaId: string; activeStateMachines: Record<string, unknown> }[];
+      expect(served.map((cta) => cta.ctaId).sort()).toEqual([...ctaIds].sort());
+      expect(Object.keys(served.find((cta) => cta.ctaId === first)!.activeStateMachines)).toEqual(['stored']);
+    }
+    expect(oversizedLaunches(await metrics()) - before).toBe(2);
+    // Nothing of the oversized bodies was kept.
+    expect(await storedState(catalogue.tenantId, '4')).toBe(storedText);
+    // A launch body within the limit is merged as before.
+    const within = { ctas: [{ ctaId: first, activeStateMachines: { within: machine('2', EXAMPLE_TIME + 2000) } }] };
+    const merged = await sendRequest(port, { path: LAUNCH, headers, body: JSON.stringify(within), chunked: true });
+    expect(
+      Object.keys(JSON.parse(merged.body).data.ctas.find((cta: { ctaId: string }) => cta.ctaId === first).activeStateMachines).sort(),
+    ).toEqual(['stored', 'within']);
+    expect(oversizedLaunches(await metrics()) - before).toBe(2);
   });
 });
 
@@ -161,7 +215,11 @@ describe('bounded logs of one app user [sqlite]', () => {
       process.nextTick(() => callback(null, Buffer.byteLength(String(chunk))));
     }) as never);
     __resetOutOfContextForTests();
-    api = await TestApp.start('sqlite', { LOG_LEVEL: 'warn', MAX_USER_STATE_BYTES: String(MAX_USER_STATE_BYTES) });
+    api = await TestApp.start('sqlite', {
+      LOG_LEVEL: 'warn',
+      MAX_USER_STATE_BYTES: String(MAX_USER_STATE_BYTES),
+      SDK_BODY_LIMIT_BYTES: String(SDK_BODY_LIMIT_BYTES),
+    });
     runClockAfterExamples(api);
   });
   afterAll(async () => {
@@ -182,7 +240,9 @@ describe('bounded logs of one app user [sqlite]', () => {
     }
     const tooLarge = await api.post(DELTA, { padding: 'x'.repeat(SDK_BODY_LIMIT_BYTES) }, sdkHeaders(catalogue.tenantId, '43'));
     expect(tooLarge.status).toBe(413);
-    // At once: the first truncation of user 42, the refusal of user 43.
+    const ignored = await api.post(LAUNCH, { padding: 'x'.repeat(SDK_BODY_LIMIT_BYTES) }, sdkHeaders(catalogue.tenantId, '44'));
+    expect(ignored.status).toBe(200);
+    // At once: the first truncation of user 42, the refusal of user 43, the ignored launch body of user 44.
     expect(userLines().map((line) => JSON.parse(line))).toEqual([
       expect.objectContaining({
         level: 40,
@@ -192,6 +252,7 @@ describe('bounded logs of one app user [sqlite]', () => {
         truncated: expect.objectContaining({ requests: 1 }),
       }),
       expect.objectContaining({ level: 40, tenantId: 'fair-logs', userId: '43', requests: 1, refused: { 413: 1 } }),
+      expect.objectContaining({ level: 40, tenantId: 'fair-logs', userId: '44', requests: 1, bodiesIgnored: 1 }),
     ]);
     const [first] = userLines();
     expect(Buffer.byteLength(first)).toBeLessThanOrEqual(1024);
@@ -200,8 +261,8 @@ describe('bounded logs of one app user [sqlite]', () => {
     // The other three requests of user 42 come in one line when the period ends.
     await new Promise((resolve) => setTimeout(resolve, 5200));
     const lines = userLines();
-    expect(lines).toHaveLength(3);
-    expect(JSON.parse(lines[2])).toMatchObject({ userId: '42', requests: 3, truncated: { requests: 3 } });
-    expect(Buffer.byteLength(lines[2])).toBeLessThanOrEqual(1024);
+    expect(lines).toHaveLength(4);
+    expect(JSON.parse(lines[3])).toMatchObject({ userId: '42', requests: 3, truncated: { requests: 3 } });
+    expect(Buffer.byteLength(lines[3])).toBeLessThanOrEqual(1024);
   }, 30_000);
 });

@@ -155,6 +155,15 @@ eachDatabase('Example gateway hosting the module', (database) => {
     expect(launch.status).toBe(200);
   });
 
+  it('serves the operator view under the gateway’s admin prefix, without a key; whoami names the gateway’s operator', async () => {
+    const page = await api.app.inject({ method: 'GET', url: `${ADMIN}/ui/` });
+    expect({ status: page.statusCode, type: page.headers['content-type'] }).toEqual({ status: 200, type: 'text/html; charset=utf-8' });
+    const whoami = await api.get(`${ADMIN}/whoami`, admin());
+    // The gateway's guard names no role: every write is offered, and the API decides.
+    expect(whoami.body.data).toMatchObject({ name: GATEWAY_OPERATOR, role: null, may: { approve: true, eraseUser: true } });
+    expect((await api.get(`${ADMIN}/whoami`, { 'x-tenant-id': tenantId })).status).toBe(401);
+  });
+
   it('serves only under the gateway’s prefixes, not the standalone ones', async () => {
     for (const path of ['/engine/ctas/', '/api/engine/ctas/', '/thunder/ctas/', '/cta/active/state-machines/']) {
       expect({ path, status: (await api.get(path, admin())).status }).toEqual({ path, status: 404 });

@@ -1,9 +1,9 @@
 import { AdminClient } from './admin-client';
-import { machine, runClockAfterExamples } from './fixtures';
+import { machine } from './fixtures';
 import { InsightFold } from '../src/insights/insight-fold.service';
 import { dataSourceOf } from './database-contents';
-import { CLUSTER_KIND, describeOnMysql, onServer, SERVERS } from './cluster';
-import { createDatabase, TestApp } from './harness';
+import { CLUSTER_KIND, describeOnMysql, twoInstancesPerSuite } from './cluster';
+import { TestApp } from './harness';
 import { daysAgo, dayOf, snapshot, TODAY } from './insights';
 import { SdkClient } from './sdk-client';
 import { armOf } from '../src/serving/experiment-arm';
@@ -20,20 +20,10 @@ const RANGE = { from: dayOf(daysAgo(7)), to: dayOf(TODAY) };
  */
 describeOnMysql(`insights on several instances [${CLUSTER_KIND}]`, () => {
   let instances: TestApp[];
-  let dropDatabase: () => Promise<void>;
   let tenantCount = 0;
 
-  beforeAll(async () => {
-    const { url, drop } = await createDatabase('mysql', SERVERS[0]);
-    dropDatabase = drop;
-    const env = { SCHEDULER_INTERVAL_MS: String(JOB_INTERVAL_MS) };
-    instances = [await TestApp.join('mysql', url, env), await TestApp.join('mysql', onServer(url, SERVERS[1] ?? SERVERS[0]), env)];
-    instances.forEach(runClockAfterExamples);
-  });
-  afterAll(async () => {
-    for (const instance of instances ?? []) await instance.close();
-    await dropDatabase?.();
-  });
+  const env = { SCHEDULER_INTERVAL_MS: String(JOB_INTERVAL_MS) };
+  twoInstancesPerSuite([env, env], (...started) => (instances = started));
 
   /** Each instance's answer for the CTA: they must be the same. */
   const readEverywhere = async (tenantId: string, id: string) => {

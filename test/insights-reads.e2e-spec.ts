@@ -41,11 +41,11 @@ eachDatabase('Campaign insights: the routes', (database) => {
   });
 
   it.each([
-    ['?from=2026-3-1', 'from must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01'],
-    ['?to=yesterday', 'to must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01'],
+    ['?from=2026-3-1', 'from must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01, got "2026-3-1"'],
+    ['?to=yesterday', 'to must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01, got "yesterday"'],
     ['?to=2026-02-30', 'to must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01, got "2026-02-30"'],
     ['?from=2026-13-01&to=2026-12-01', 'from must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01, got "2026-13-01"'],
-    ['?from=2026-03-01&from=2026-03-02', 'from must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01'],
+    ['?from=2026-03-01&from=2026-03-02', 'from must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01, got ["2026-03-01","2026-03-02"]'],
     ['?from=2026-03-02&to=2026-03-01', 'from (2026-03-02) must not be after to (2026-03-01)'],
     ['?from=2025-01-01&to=2026-03-01', 'from 2025-01-01 to 2026-03-01 spans 425 days; a range spans at most 366 days'],
     ['?from=2027-01-01&to=2028-01-02', 'from 2027-01-01 to 2028-01-02 spans 367 days; a range spans at most 366 days'],

@@ -23,13 +23,19 @@ eachDatabase('body limit', (database) => {
     ['POST /engine/nudge/preview', '/engine/nudge/preview', ADMIN],
     ['POST /engine/events', '/engine/events', ADMIN],
     ['POST the SDK delta', DELTA, sdkHeaders('limits', '7')],
-    ['POST the SDK launch', LAUNCH, sdkHeaders('limits', '7')],
   ])('answers %s over BODY_LIMIT_BYTES with 413 PAYLOAD_TOO_LARGE, storing nothing', async (_, path, headers) => {
     const before = await databaseContents(api);
     const response = await api.post(path, { padding: 'x'.repeat(LIMIT) }, headers);
     expect(response.status).toBe(413);
     expect(response.body).toEqual(errorBody('PAYLOAD_TOO_LARGE', expect.stringContaining('Request body is too large')));
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(await databaseContents(api)).toEqual(before);
+  });
+
+  it('answers the SDK launch over BODY_LIMIT_BYTES as one without a body, storing nothing of it', async () => {
+    const before = await databaseContents(api);
+    const response = await api.post(LAUNCH, { padding: 'x'.repeat(LIMIT) }, sdkHeaders('limits', '7'));
+    expect([response.status, response.body]).toEqual([200, { data: { ctas: [], behaviourTags: [] } }]);
     expect(await databaseContents(api)).toEqual(before);
   });
 

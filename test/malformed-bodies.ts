@@ -47,6 +47,7 @@ const EMOJI_NAME = '😀'.repeat(256);
 const OVERFLOWS = [raw('1e400'), raw('-1e400'), 2 ** 64, -(2 ** 64)];
 
 /** Whole-body defects every JSON endpoint must refuse. */
+const OVER_THE_LIMIT = 'a body over the limit';
 const BODY_DEFECTS: [string, unknown, Record<string, string>?][] = [
   ['unterminated JSON', '{"a": 1'],
   ['a trailing comma', '{"a": 1,}'],
@@ -66,7 +67,7 @@ const BODY_DEFECTS: [string, unknown, Record<string, string>?][] = [
   ['a form', 'a=1&b=2', { 'content-type': 'application/x-www-form-urlencoded' }],
   ['multipart', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--', { 'content-type': 'multipart/form-data; boundary=x' }],
   ['XML', '<a>1</a>', { 'content-type': 'application/xml' }],
-  ['a body over the limit', JSON.stringify({ padding: 'p'.repeat(1024 * 1024 + 10) })],
+  [OVER_THE_LIMIT, JSON.stringify({ padding: 'p'.repeat(1024 * 1024 + 10) })],
 ];
 
 export interface BodyEndpoint {
@@ -80,6 +81,8 @@ export interface BodyEndpoint {
   fields: Record<string, unknown[]>;
   /** Whether the whole-body defects apply (the SDK launch accepts an empty or null body). */
   rejectsNonObjects?: boolean;
+  /** A body over the limit is answered as no body, never refused (the SDK launch: no device is locked out). */
+  ignoresOversizedBodies?: boolean;
 }
 
 const TYPE_CONFUSION = [null, 1, true, 'text', [], {}];
@@ -334,6 +337,7 @@ export function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
       method: 'POST',
       path: () => '/cta/active/state-machines',
       headers: SDK,
+      ignoresOversizedBodies: true,
       valid: () => ({ ctas: [snapshot()] }),
       fields: sdkFields,
     },
@@ -343,7 +347,11 @@ export function bodyEndpoints(seed: Seeded): BodyEndpoint[] {
 export function bodyRequests(endpoints: BodyEndpoint[]): Request[] {
   const requests: Request[] = [];
   for (const endpoint of endpoints) {
-    const defects = endpoint.rejectsNonObjects ? BODY_DEFECTS : BODY_DEFECTS.filter(([label]) => label !== 'an array instead of an object');
+    const defects = BODY_DEFECTS.filter(
+      ([label]) =>
+        (endpoint.rejectsNonObjects || label !== 'an array instead of an object') &&
+        (!endpoint.ignoresOversizedBodies || label !== OVER_THE_LIMIT),
+    );
     for (const [label, body, headers] of defects) {
       requests.push({
         label: `${endpoint.label}: ${label}`,

@@ -1,10 +1,10 @@
 import { AdminClient } from './admin-client';
-import { EXAMPLE_TIME, examples, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
+import { EXAMPLE_TIME, examples, machine, sdkHeaders } from './fixtures';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { dataSourceOf } from './database-contents';
-import { describeOnMysql, GALERA, onServer, SERVERS } from './cluster';
-import { createDatabase, errorBody, TestApp } from './harness';
+import { describeOnMysql, GALERA, twoInstancesPerSuite } from './cluster';
+import { errorBody, TestApp } from './harness';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DAY = 24 * 60 * 60 * 1000;
@@ -20,7 +20,6 @@ describeOnMysql(
   () => {
     let a: TestApp;
     let b: TestApp;
-    let dropDatabase: () => Promise<void>;
     let tenantCount = 0;
     const tenantId = () => `multi-${++tenantCount}`;
 
@@ -44,25 +43,16 @@ describeOnMysql(
       return response.body.data.ctas.find((cta: { ctaId: string }) => cta.ctaId === ctaId)?.activeStateMachines;
     };
 
-    beforeAll(async () => {
-      const { url, drop } = await createDatabase('mysql', SERVERS[0]);
-      dropDatabase = drop;
-      a = await TestApp.join('mysql', url, {
-        CACHE_REVALIDATE_MS: String(A_REVALIDATE_MS),
-        SCHEDULER_INTERVAL_MS: String(JOB_INTERVAL_MS),
-      });
-      b = await TestApp.join('mysql', onServer(url, SERVERS[1] ?? SERVERS[0]), {
-        CACHE_REVALIDATE_MS: String(B_REVALIDATE_MS),
-        SCHEDULER_INTERVAL_MS: String(JOB_INTERVAL_MS),
-      });
-      runClockAfterExamples(a);
-      runClockAfterExamples(b);
-    });
-    afterAll(async () => {
-      await b?.close();
-      await a?.close();
-      await dropDatabase?.();
-    });
+    twoInstancesPerSuite(
+      [
+        { CACHE_REVALIDATE_MS: String(A_REVALIDATE_MS), SCHEDULER_INTERVAL_MS: String(JOB_INTERVAL_MS) },
+        { CACHE_REVALIDATE_MS: String(B_REVALIDATE_MS), SCHEDULER_INTERVAL_MS: String(JOB_INTERVAL_MS) },
+      ],
+      (first, second) => {
+        a = first;
+        b = second;
+      },
+    );
 
     describe('a stale instance loses nothing (docs/decisions/0006-user-state-merge.md)', () => {
       it('keeps and stores what another instance acknowledged for a CTA it does not know yet, and serves the CTA once it revalidates', async () => {

@@ -40,6 +40,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/engine/ctas/1/insights', needs: 'viewer' },
   { method: 'GET', path: '/engine/insights', needs: 'viewer' },
   { method: 'GET', path: '/engine/cohort-names?userId=ops', needs: 'viewer' },
+  { method: 'GET', path: '/engine/exposure-policy', needs: 'viewer' },
   { method: 'POST', path: '/engine/ctas', needs: 'editor', body: {} },
   { method: 'PUT', path: '/engine/ctas/1', needs: 'editor', body: {} },
   { method: 'POST', path: '/engine/ctas/validate', needs: 'editor', body: [] },
@@ -56,6 +57,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/engine/ctas/1/restore/1', needs: 'publisher' },
   { method: 'GET', path: '/engine/app-users/1', needs: 'admin' },
   { method: 'DELETE', path: '/engine/app-users/1', needs: 'admin' },
+  { method: 'PUT', path: '/engine/exposure-policy', needs: 'admin', body: {} },
 ];
 
 eachDatabase('operator roles', (database) => {

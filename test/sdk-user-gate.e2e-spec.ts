@@ -1,20 +1,12 @@
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_WAITING_PER_USER, SDK_USER_BYTES_PER_SECOND } from '../src/http/sdk-request-limits';
 import { AdminClient } from './admin-client';
 import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { TestApp } from './harness';
+import { openRequest, sendRequest } from './socket-request';
 
 const DELTA = '/cta/state-machines/snapshot/delta/';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  /** When the answer came (monotonic ms). */
-  at: number;
-}
 
 /**
  * One app user's turn at a time: tested over a real socket, where a request can be
@@ -27,53 +19,11 @@ describe('one request per app user at a time [sqlite]', () => {
   let ctaId: string;
 
   /** A delta of `userId` whose body is sent but for its last byte until `finish()`; `abort()` cuts the connection. */
-  function open(userId: string, body: string, extraHeaders: Record<string, string> = {}) {
-    const request = httpRequest({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path: DELTA,
-      agent: false,
-      headers: {
-        ...sdkHeaders(tenantId, userId),
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        ...extraHeaders,
-      },
-    });
-    let settled = false;
-    const answer = new Promise<Answer>((resolve, reject) => {
-      request.on('response', (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => {
-          settled = true;
-          resolve({ status: response.statusCode!, headers: response.headers, body: text, at: performance.now() });
-        });
-      });
-      request.on('error', (error) => {
-        settled = true;
-        reject(error);
-      });
-    });
-    request.write(body.slice(0, -1));
-    return {
-      answer,
-      settled: () => settled,
-      finish: () => request.end(body.slice(-1)),
-      abort: () => {
-        answer.catch(() => undefined);
-        request.destroy();
-      },
-    };
-  }
+  const open = (userId: string, body: string, extraHeaders: Record<string, string> = {}) =>
+    openRequest(port, { path: DELTA, headers: { ...sdkHeaders(tenantId, userId), ...extraHeaders }, body });
 
   /** A whole delta of `userId`. */
-  function send(userId: string, body: string): Promise<Answer> {
-    const pending = open(userId, body);
-    pending.finish();
-    return pending.answer;
-  }
+  const send = (userId: string, body: string) => sendRequest(port, { path: DELTA, headers: sdkHeaders(tenantId, userId), body });
 
   const delta = (key: string) => JSON.stringify({ ctas: [{ ctaId, activeStateMachines: { [key]: machine('1', EXAMPLE_TIME) } }] });
 
@@ -120,7 +70,7 @@ describe('one request per app user at a time [sqlite]', () => {
 
   it('hands the turn on after any answer: 413, 400, malformed headers', async () => {
     // Announced past the SDK body limit: refused before the body is read (the client sends a little of it).
-    const tooLarge = open('4', '{"padding":', { 'content-length': String(600 * 1024) });
+    const tooLarge = open('4', '{"padding":', { 'content-length': String(1100 * 1024) });
     const refused = await Promise.all([
       tooLarge.answer,
       send('4', '{"ctas": ['),

@@ -57,9 +57,16 @@ const FOCUS_FIRST_KEY_SLOT = `new MutationObserver(function () {
   dialog.querySelector('.modal-ux-content').scrollTop = 0;
 }).observe(document.body, { childList: true, subtree: true });`;
 
-/** The Swagger UI at /docs (and / leading to it) and the document at /docs-json (docs/decisions/0014-admin-console.md). */
-export function serveApiDocs(app: NestFastifyApplication, prefixes: ApiPrefixes): void {
-  SwaggerModule.setup(DOCS_PATH, app, buildApiDocument(app, prefixes), {
+/**
+ * The Swagger UI at /docs (and / leading to it) and the document at /docs-json (docs/decisions/0014-admin-console.md);
+ * `adjust` changes the document for the app's settings (e.g. approvals required).
+ */
+export function serveApiDocs(
+  app: NestFastifyApplication,
+  prefixes: ApiPrefixes,
+  adjust: (document: OpenAPIObject) => OpenAPIObject = (document) => document,
+): void {
+  SwaggerModule.setup(DOCS_PATH, app, adjust(buildApiDocument(app, prefixes)), {
     jsonDocumentUrl: DOCS_JSON_PATH,
     customSiteTitle: 'CTA orchestration service: admin console',
     customJsStr: FOCUS_FIRST_KEY_SLOT,

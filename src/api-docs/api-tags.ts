@@ -6,6 +6,7 @@ export const API_TAG = {
   behaviourTags: 'Behaviour tags',
   ctaStatus: 'CTA status',
   cohorts: 'Cohorts',
+  exposurePolicy: 'Exposure policy',
   events: 'Event definitions',
   nudgePreviews: 'Nudge previews',
   sdk: 'SDK',
@@ -13,6 +14,7 @@ export const API_TAG = {
   insights: 'Insights',
   appUsers: 'App users',
   support: 'Support tools',
+  operatorView: 'Operator view',
   operations: 'Operations',
 } as const;
 
@@ -47,6 +49,12 @@ export const API_TAGS: readonly TagObject[] = [
     description:
       "Who a CTA is for: cohorts named in the rule's cohortEligibility (`all` is everyone). Static cohorts are lists of user ids " +
       '(JSON, or CSV uploads of up to a million ids); rule cohorts hold for launches by app version, package, hotpatch or a stable percentage of users.',
+  },
+  {
+    name: API_TAG.exposurePolicy,
+    description:
+      'A cap on nudges across all CTAs: no user gets more than maxActions actions in a rolling window or a calendar day, whatever ' +
+      'each CTA allows. Over it, launches serve only capExempt CTAs and test CTAs; explain says why and when a slot frees.',
   },
   {
     name: API_TAG.events,
@@ -85,6 +93,12 @@ export const API_TAGS: readonly TagObject[] = [
     description:
       "Answer support's questions without a device: why a user gets (or does not get) a CTA at launch, and what a device will " +
       'do with a CTA for a sequence of app events, step by step. Read-only: a viewer key is enough.',
+  },
+  {
+    name: API_TAG.operatorView,
+    description:
+      'The web application for people at /{admin}/ui/ (campaigns, charts, a user explained, approvals, history, audit) ' +
+      'and what it asks first: who the key is and what it may change.',
   },
   {
     name: API_TAG.operations,

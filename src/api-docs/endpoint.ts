@@ -14,7 +14,7 @@ import {
   type OpenAPIObject,
 } from '@nestjs/swagger';
 import type { MediaTypeObject, OperationObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ApiRouteErrors, type RouteErrors } from '../common/api-error-responses';
+import { ApiRouteErrors, OVERSIZED_BODY_IGNORED, type RouteErrors } from '../common/api-error-responses';
 import { ApiDataResponse, ApiEmptyResponse, ApiEventResponse, type EnvelopeData, type EnvelopeResponse } from '../common/envelope';
 import { type AdminRole, RequiresRole } from '../security/admin-roles';
 
@@ -48,6 +48,8 @@ export interface EndpointDoc {
   answers: EndpointAnswer;
   /** The route's own error answers; the ones any route can give come with its mount. */
   errors?: RouteErrors;
+  /** A body over the limit is answered as no body, never 413 (the SDK launch). */
+  oversizedBodyIgnored?: true;
 }
 
 const OTHER_BODY_MEDIA_TYPES = 'x-other-body-media-types';
@@ -70,7 +72,19 @@ function answerDecorator(answer: EndpointAnswer): MethodDecorator {
  * (where Nest would answer 201), so the status is set here rather than on each route.
  */
 export function Endpoint(doc: EndpointDoc): MethodDecorator {
-  const { summary, exampleNeeds, description, params = [], headers = [], body, otherBodyMediaTypes, produces, answers, errors } = doc;
+  const {
+    summary,
+    exampleNeeds,
+    description,
+    params = [],
+    headers = [],
+    body,
+    otherBodyMediaTypes,
+    produces,
+    answers,
+    errors,
+    oversizedBodyIgnored,
+  } = doc;
   return applyDecorators(
     HttpCode(200),
     ApiOperation({ summary: exampleNeeds === undefined ? summary : `${summary} ${exampleNeedsText(exampleNeeds)}`, description }),
@@ -78,6 +92,7 @@ export function Endpoint(doc: EndpointDoc): MethodDecorator {
     ...headers.map((header) => ApiHeader(header)),
     ...(body ? [ApiBody(body)] : []),
     ...(otherBodyMediaTypes ? [ApiExtension(OTHER_BODY_MEDIA_TYPES, otherBodyMediaTypes)] : []),
+    ...(oversizedBodyIgnored ? [ApiExtension(OVERSIZED_BODY_IGNORED, true)] : []),
     ...(produces ? [ApiProduces(produces)] : []),
     answerDecorator(answers),
     ...(errors ? [ApiRouteErrors(errors)] : []),

@@ -33,6 +33,7 @@ export const APP_USER_EXAMPLE: AppUserData = {
     behaviourTags: [
       { behaviourTagName: FLOW_TAG_NAME, activeCtas: storedTag.ctaRelation.activeCtas, ctasResetAt: storedTag.exposureRule.ctasResetAt },
     ],
+    recentActions: storedCta.actionDoneAt.map((at) => ({ ctaId: String(FLOW_CTA_ID), at })),
   },
   cohorts: ['beta-testers'],
   testCtas: [FLOW_TEST_CTA_ID],

@@ -23,7 +23,8 @@ export class AppUsersController {
   @AdminEndpoint({
     summary: 'Everything stored about an app user (GDPR art. 15)',
     description:
-      "The user's SDK state as stored, in the launch's shape (machines with their contexts, resetAt, actionDoneAt; tag lists), " +
+      "The user's SDK state as stored, in the launch's shape (machines with their contexts, resetAt, actionDoneAt; tag lists; " +
+      'the recent actions the exposure policy counts), ' +
       'including what the next launch would prune; the static cohorts listing them; the test CTAs listing them; the audit entries ' +
       'naming them (test CTA userIds). A user with nothing stored gets empty lists, not an error.',
     role: 'admin',

@@ -1,4 +1,7 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
 import type { RouteErrors } from '../common/api-error-responses';
+import { exampleNeedsText } from '../api-docs/endpoint';
+import { EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
 import { ErrorCode } from '../common/error-code';
 
 /**
@@ -6,6 +9,24 @@ import { ErrorCode } from '../common/error-code';
  * unneeded), and CTA 1 changed last by another key than the approver's.
  */
 export const APPROVE_EXAMPLE_NEEDS = 'APPROVALS_REQUIRED=true, and CTA 1 changed last with another admin key';
+
+/**
+ * The console's document when approvals are required: the status change says that live and schedule need an
+ * approval first, and what its example needs then (the approve route already stands before it).
+ */
+export function withApprovalsFirst(document: OpenAPIObject, adminPrefix: string): OpenAPIObject {
+  const statusChange = document.paths[`/${adminPrefix}/ctas/{ctaId}/{action}`]?.put;
+  if (statusChange !== undefined) {
+    statusChange.summary = statusChange.summary?.replace(
+      exampleNeedsText(EXAMPLE_NEEDS.editableCta),
+      exampleNeedsText(`${EXAMPLE_NEEDS.editableCta}, then Approve it with another admin key`),
+    );
+    statusChange.description =
+      `Approvals are required here: live and schedule need an approval of the CTA's current content by a key other than ` +
+      `the one that last changed it — POST /${adminPrefix}/ctas/{ctaId}/approve (above) first. ${statusChange.description ?? ''}`;
+  }
+  return document;
+}
 
 /** The error answers of `POST /ctas/{id}/approve` (ApprovalsController). */
 export const APPROVAL_ERRORS = {

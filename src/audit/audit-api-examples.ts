@@ -1,7 +1,7 @@
 import { BAD_TENANT_EXAMPLE, type ErrorExample, type RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
 import { FLOW_TAG_NAME, RECORD_EXAMPLE } from '../ctas/cta-api-examples';
-import type { AuditEntry, AuditPage } from './audit.types';
+import { AUDIT_ACTIONS, type AuditEntry, type AuditPage } from './audit.types';
 
 /**
  * The console's examples, top to bottom on an empty database (cta-api-examples.ts), write the CTA create's
@@ -41,9 +41,10 @@ const BAD_PAGING_EXAMPLE: ErrorExample = [ErrorCode.INVALID_REQUEST, 'pageSize m
 export const AUDIT_ERRORS = {
   search: {
     400: {
-      description: `${BAD_PAGING}, from/to not epoch milliseconds, or a malformed x-tenant-id`,
+      description: `${BAD_PAGING}, from/to not epoch milliseconds, an entityType or action that is none of their values, or a malformed x-tenant-id`,
       examples: [
         BAD_PAGING_EXAMPLE,
+        [ErrorCode.INVALID_REQUEST, `action must be one of ${AUDIT_ACTIONS.join(', ')}`],
         [ErrorCode.INVALID_REQUEST, 'from must be epoch milliseconds (a decimal integer ≥ 0)'],
         BAD_TENANT_EXAMPLE,
       ],
@@ -51,8 +52,8 @@ export const AUDIT_ERRORS = {
   },
   ctaHistory: {
     400: {
-      description: `CTA_ID_INVALID: a non-numeric id; ${BAD_PAGING}`,
-      examples: [[ErrorCode.CTA_ID_INVALID, 'CTA abc does not exist'], BAD_PAGING_EXAMPLE],
+      description: `CTA_ID_INVALID: a non-numeric id, or a CTA with neither a record nor any history; ${BAD_PAGING}`,
+      examples: [[ErrorCode.CTA_ID_INVALID, 'CTA 99 does not exist'], BAD_PAGING_EXAMPLE],
     },
   },
   behaviourTagHistory: { 400: { description: BAD_PAGING, examples: [BAD_PAGING_EXAMPLE] } },

@@ -19,7 +19,8 @@ const USER_SCAN_BATCH = 500;
 
 /** Which entries a page holds; every field is an exact match, `from`/`to` bound `at` inclusively. */
 export interface AuditFilter {
-  entityType?: string;
+  /** One type, or any of several (a CTA's history holds its entries as a CTA and as a test CTA). */
+  entityType?: string | readonly string[];
   entityId?: string;
   actor?: string;
   user?: string;
@@ -122,8 +123,11 @@ export class AuditLog implements OnModuleInit {
   /** One page of the tenant's entries matching `filter`, newest first. */
   async page(tenantId: string, filter: AuditFilter, { pageNumber, pageSize }: AuditPaging): Promise<AuditPage> {
     const query = this.dataSource.manager.createQueryBuilder(AuditEntryEntity, 'entry').where('entry.tenantId = :tenantId', { tenantId });
+    if (Array.isArray(filter.entityType)) {
+      query.andWhere('entry.entityType IN (:...entityTypes)', { entityTypes: filter.entityType });
+    }
     for (const field of ['entityType', 'entityId', 'actor', 'user', 'action'] as const) {
-      if (filter[field] !== undefined) {
+      if (filter[field] !== undefined && !Array.isArray(filter[field])) {
         query.andWhere(`entry.${field} = :${field}`, { [field]: filter[field] });
       }
     }

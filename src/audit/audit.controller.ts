@@ -6,14 +6,18 @@ import { DataEnvelope, dataEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { ValidQuery } from '../common/validation';
-import { CTA_ID_PARAM } from '../ctas/cta-api-examples';
-import { parseCtaId } from '../ctas/cta-id';
+import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
+import { parseCtaId, unknownCta } from '../ctas/cta-id';
+import { CtaSummaries } from '../ctas/cta-summaries.reader';
 import { DEFAULT_PAGE_SIZE } from '../ctas/cta-listing.service';
 import { AUDIT_ERRORS, AUDIT_PAGE_EXAMPLE, TAG_NAME_PARAM } from './audit-api-examples';
 import { AuditFilter, AuditLog, AuditPaging } from './audit-log.service';
-import type { AuditPage } from './audit.types';
+import type { AuditEntityType, AuditPage } from './audit.types';
 import { AuditPageDto } from './dto/audit-page.dto';
 import { AuditPageQueryDto, AuditQueryDto } from './dto/audit-query.dto';
+
+/** A CTA's entries: as a CTA, and as a test CTA (whose id is a CTA id too). */
+const CTA_ENTITY_TYPES: readonly AuditEntityType[] = ['cta', 'testCta'];
 
 const AUDIT_PAGE: EndpointAnswer = { data: AuditPageDto, description: 'one page, newest first', example: AUDIT_PAGE_EXAMPLE };
 
@@ -29,7 +33,10 @@ const paging = (query: AuditPageQueryDto): AuditPaging => ({
 @ApiTags(API_TAG.audit)
 @Controller()
 export class AuditController {
-  constructor(private readonly audit: AuditLog) {}
+  constructor(
+    private readonly audit: AuditLog,
+    private readonly ctas: CtaSummaries,
+  ) {}
 
   @Get('audit')
   @AdminEndpoint({
@@ -37,7 +44,8 @@ export class AuditController {
     description:
       "Every committed admin change, newest first: who (actor: the admin key's name; user: the user header), when, in which request, " +
       'and the record before and after with an RFC 6902 patch between them. Filters combine with AND and match exactly; ' +
-      'from/to bound `at` inclusively. An unknown filter value gives an empty page.',
+      'from/to bound `at` inclusively. entityType and action take only their values (another → 400 naming them); an actor, ' +
+      'user or entityId that made no change gives an empty page.',
     role: 'viewer',
     answers: AUDIT_PAGE,
     errors: AUDIT_ERRORS.search,
@@ -62,7 +70,11 @@ export class AuditController {
   @Get('ctas/:ctaId/history')
   @AdminEndpoint({
     summary: 'The history of one CTA, newest first',
-    description: "Its create, updates, status changes (the scheduler's included) and restores. An entry's id restores that version.",
+    exampleNeeds: EXAMPLE_NEEDS.cta,
+    description:
+      "Its create, updates, approvals, status changes (the scheduler's included) and restores; for a test CTA, its create and " +
+      "delete (still read once it is deleted). An entry's id restores that version. A CTA with neither a record nor any " +
+      'history is unknown: CTA_ID_INVALID, not an empty page.',
     role: 'viewer',
     params: [CTA_ID_PARAM],
     answers: AUDIT_PAGE,
@@ -73,8 +85,12 @@ export class AuditController {
     @Param('ctaId') ctaId: string,
     @ValidQuery(ErrorCode.INVALID_REQUEST) query: AuditPageQueryDto,
   ): Promise<DataEnvelope<AuditPage>> {
-    const filter = { entityType: 'cta', entityId: String(parseCtaId(ctaId)) };
-    return dataEnvelope(await this.audit.page(tenantId, filter, paging(query)));
+    const id = parseCtaId(ctaId);
+    const page = await this.audit.page(tenantId, { entityType: CTA_ENTITY_TYPES, entityId: String(id) }, paging(query));
+    if (page.totalEntries === 0 && !(await this.ctas.known(tenantId, id))) {
+      throw unknownCta(id);
+    }
+    return dataEnvelope(page);
   }
 
   @Get('behaviour-tags/:behaviourTagName/history')

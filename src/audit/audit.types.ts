@@ -4,7 +4,7 @@ import type { Operation } from 'fast-json-patch';
  * What an audit entry is about (docs/decisions/0009-audit-in-the-same-transaction.md); `appUser`: an app user's
  * data erase, its entity id the hex SHA-256 of `tenant:userId` (docs/decisions/0017-user-data-export-and-erase.md).
  */
-export const AUDIT_ENTITY_TYPES = ['cta', 'testCta', 'behaviourTag', 'event', 'cohort', 'appUser'] as const;
+export const AUDIT_ENTITY_TYPES = ['cta', 'testCta', 'behaviourTag', 'event', 'cohort', 'appUser', 'exposurePolicy'] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
 /** What was done: a write, a status change (named as its route), a restore, an approval, a cohort's member change, a user's erase. */

@@ -12,6 +12,12 @@ import type { ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-sp
 import { errorEnvelope, ErrorEnvelopeDto } from './envelope';
 import { ErrorCode } from './error-code';
 
+/**
+ * Marks an operation that answers a body over its limit as one without a body (the SDK launch) rather
+ * than 413: `withBodyErrorResponses` documents no 413 for it.
+ */
+export const OVERSIZED_BODY_IGNORED = 'x-oversized-body-ignored';
+
 const RETRY_AFTER = { 'retry-after': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } };
 
 /** An error code and a message it is answered with, as a response example shows it. */
@@ -55,6 +61,10 @@ export const BAD_TENANT_EXAMPLE: ErrorExample = [
 const RATE_LIMITED_EXAMPLE: ErrorExample = [ErrorCode.RATE_LIMITED, 'rate limit of 600 requests a minute exceeded, retry in 1 minute'];
 const INTERNAL_ERROR_EXAMPLE: ErrorExample = [ErrorCode.INTERNAL_ERROR, 'internal error'];
 export const SERVICE_UNAVAILABLE_EXAMPLE: ErrorExample = [ErrorCode.SERVICE_UNAVAILABLE, 'the database is unavailable, retry later'];
+const LARGE_BODY_BUSY_EXAMPLE: ErrorExample = [
+  ErrorCode.SERVICE_UNAVAILABLE,
+  'too many requests with large bodies (over 64 KiB) are waiting to be read; retry after 10 s',
+];
 const PAYLOAD_TOO_LARGE_EXAMPLE: ErrorExample = [ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large'];
 const UNSUPPORTED_MEDIA_TYPE_EXAMPLE: ErrorExample = [ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Media Type'];
 
@@ -95,7 +105,7 @@ const errorResponse = (description: string, example: ErrorExample): ResponseObje
 });
 
 /**
- * Adds the answers of Fastify's body handling to every operation that takes a body.
+ * Adds the answers of Fastify's body handling (and of the large-body lane) to every operation that takes a body.
  * They come before any route code, so no controller decorator can know which
  * routes have them; the document does (its `requestBody`).
  */
@@ -104,14 +114,31 @@ export function withBodyErrorResponses(document: OpenAPIObject): OpenAPIObject {
     for (const operation of Object.values(operations)) {
       if (operation && typeof operation === 'object' && 'requestBody' in operation && operation.requestBody) {
         // A route that documents its own (e.g. CSV uploads with their own limit) keeps it.
-        operation.responses['413'] ??= errorResponse(
-          'PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)',
-          PAYLOAD_TOO_LARGE_EXAMPLE,
-        );
+        if (!(OVERSIZED_BODY_IGNORED in operation))
+          operation.responses['413'] ??= errorResponse(
+            'PAYLOAD_TOO_LARGE: the body is over the configured limit (BODY_LIMIT_BYTES)',
+            PAYLOAD_TOO_LARGE_EXAMPLE,
+          );
         operation.responses['415'] ??= errorResponse(
           'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json',
           UNSUPPORTED_MEDIA_TYPE_EXAMPLE,
         );
+        const unavailable = operation.responses['503'];
+        if (unavailable && 'description' in unavailable) {
+          // A new object: responses built from one decorator may be shared between operations.
+          operation.responses['503'] = {
+            ...unavailable,
+            description:
+              `${unavailable.description}; or the body is over 64 KiB and the large-body lane stayed full ` +
+              '(LARGE_BODY_MAX_WAITING requests waiting, or one waited LARGE_BODY_MAX_WAIT_MS)',
+            content: {
+              'application/json': {
+                schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
+                examples: errorExamples([SERVICE_UNAVAILABLE_EXAMPLE, LARGE_BODY_BUSY_EXAMPLE]),
+              },
+            },
+          };
+        }
       }
     }
   }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { expectThrown } from '../../test/expect-thrown';
 import { InvalidConfigError, loadAppConfig } from './app-config';
 
@@ -15,7 +16,8 @@ describe('loadAppConfig', () => {
       adminPrefixAliases: [],
       sdkPrefix: 'cta',
       bodyLimitBytes: 1024 * 1024,
-      sdkBodyLimitBytes: 524_288,
+      sdkBodyLimitBytes: 1_048_576,
+      largeBodyLane: { slots: Math.min(availableParallelism(), 2), maxWaiting: 64, maxWaitMs: 10_000 },
       corsOrigins: ['*'],
       logLevel: 'info',
       schedulerIntervalMs: 10_000,
@@ -58,6 +60,9 @@ describe('loadAppConfig', () => {
       SDK_PREFIX: 'sdk',
       BODY_LIMIT_BYTES: '2048',
       SDK_BODY_LIMIT_BYTES: '4096',
+      LARGE_BODY_SLOTS: '1',
+      LARGE_BODY_MAX_WAITING: '3',
+      LARGE_BODY_MAX_WAIT_MS: '2500',
       CORS_ORIGINS: 'https://panel.example.com, https://ops.example.com',
       LOG_LEVEL: 'debug',
       SCHEDULER_INTERVAL_MS: '0',
@@ -92,6 +97,7 @@ describe('loadAppConfig', () => {
       sdkPrefix: 'sdk',
       bodyLimitBytes: 2048,
       sdkBodyLimitBytes: 4096,
+      largeBodyLane: { slots: 1, maxWaiting: 3, maxWaitMs: 2500 },
       corsOrigins: ['https://panel.example.com', 'https://ops.example.com'],
       logLevel: 'debug',
       schedulerIntervalMs: 0,
@@ -179,6 +185,10 @@ describe('loadAppConfig', () => {
 
   it('shows the bad value and what is expected', () => {
     expect(failure({ PORT: 'abc' }).message).toBe("Invalid configuration: PORT must be an integer from 0 to 65535, got 'abc'");
+    // The large-body lane never has more slots than the machine has cores.
+    expect(failure({ LARGE_BODY_SLOTS: String(availableParallelism() + 1) }).message).toBe(
+      `Invalid configuration: LARGE_BODY_SLOTS must be an integer from 1 to ${availableParallelism()}, got '${availableParallelism() + 1}'`,
+    );
     expect(failure({ LOG_LEVEL: 'verbose' }).message).toContain('must be one of fatal, error, warn, info, debug, trace, silent');
   });
 

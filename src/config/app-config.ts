@@ -7,6 +7,13 @@ import { HealthController } from '../operations/health.controller';
 import { MetricsController } from '../operations/metrics.controller';
 import { APPROVER_ROLE } from '../approvals/approval-rules';
 import { DEFAULT_SDK_BODY_LIMIT_BYTES } from '../http/sdk-request-limits';
+import {
+  CORES,
+  DEFAULT_LARGE_BODY_MAX_WAIT_MS,
+  DEFAULT_LARGE_BODY_MAX_WAITING,
+  DEFAULT_LARGE_BODY_SLOTS,
+  type LargeBodyLaneOptions,
+} from '../http/large-body-lane';
 import { AdminApiKey, parseAdminApiKeys } from '../security/admin-api-keys';
 import { roleAllows } from '../security/admin-roles';
 import { appUserTokenOptionsProblem, AppUserTokenOptionNames, AppUserTokenOptions } from '../security/app-user-tokens';
@@ -36,6 +43,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** The launch and delta routes' own body limit, at most `bodyLimitBytes` (a device's deltas are a few KB). */
   sdkBodyLimitBytes: number;
+  /** The large-body lane: slots (at most the cores), waiting requests and wait (docs/behaviour.md). */
+  largeBodyLane: LargeBodyLaneOptions;
   /** `['*']` allows every origin. */
   corsOrigins: string[];
   logLevel: LogLevel;
@@ -253,6 +262,11 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     sdkPrefix,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     sdkBodyLimitBytes: integer(env, 'SDK_BODY_LIMIT_BYTES', DEFAULT_SDK_BODY_LIMIT_BYTES, 1024),
+    largeBodyLane: {
+      slots: integer(env, 'LARGE_BODY_SLOTS', DEFAULT_LARGE_BODY_SLOTS, 1, CORES),
+      maxWaiting: integer(env, 'LARGE_BODY_MAX_WAITING', DEFAULT_LARGE_BODY_MAX_WAITING, 0),
+      maxWaitMs: integer(env, 'LARGE_BODY_MAX_WAIT_MS', DEFAULT_LARGE_BODY_MAX_WAIT_MS, 1),
+    },
     corsOrigins: list(env, 'CORS_ORIGINS').length > 0 ? list(env, 'CORS_ORIGINS') : ['*'],
     logLevel,
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 10_000, 0),

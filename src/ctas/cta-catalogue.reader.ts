@@ -5,7 +5,10 @@ import { CtaTestUserEntity } from './cta-test-user.entity';
 import { CtaEntity } from './cta.entity';
 import type { CtaStatus } from './cta.types';
 
-export type CatalogueCtaRow = Pick<CtaEntity, 'id' | 'status' | 'startTime' | 'endTime' | 'rule' | 'isTest' | 'expiresAt' | 'experiment'>;
+export type CatalogueCtaRow = Pick<
+  CtaEntity,
+  'id' | 'status' | 'startTime' | 'endTime' | 'rule' | 'isTest' | 'expiresAt' | 'capExempt' | 'experiment'
+>;
 export type CatalogueTestUserRow = Pick<CtaTestUserEntity, 'userId' | 'ctaId'>;
 
 /**
@@ -19,7 +22,17 @@ export class CtaCatalogueReader {
   /** The tenant's CTAs (normal and test) in one of `statuses`. */
   ctasOf(tenantId: string, statuses: readonly CtaStatus[]): Promise<CatalogueCtaRow[]> {
     return this.dataSource.manager.find(CtaEntity, {
-      select: { id: true, status: true, startTime: true, endTime: true, rule: true, isTest: true, expiresAt: true, experiment: true },
+      select: {
+        id: true,
+        status: true,
+        startTime: true,
+        endTime: true,
+        rule: true,
+        isTest: true,
+        expiresAt: true,
+        capExempt: true,
+        experiment: true,
+      },
       where: { tenantId, status: In(statuses) },
     });
   }

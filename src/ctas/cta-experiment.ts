@@ -3,7 +3,7 @@ import type { Problem } from '../common/problems';
 import { ruleStates } from './cta-state-graph';
 
 /**
- * A CTA's experiment (docs/experiments.md, docs/decisions/0024-experiments.md): a holdout of its users
+ * A CTA's experiment (docs/experiments.md, docs/decisions/0026-experiments.md): a holdout of its users
  * served a silent variant, and the goal state whose reach it measures. Top level of the CTA body,
  * beside `rule`; never sent to devices.
  */

@@ -40,6 +40,7 @@ describe('editableFields', () => {
       ctaStatus: 'paused',
       rule,
       experiment: { holdoutPercent: 10, goal: { state: '2' }, windowDays: 7, holdoutEvent: 'cta_holdout' },
+      capExempt: true,
       createdAt: 1,
       createdBy: 'alice',
       lastUpdatedAt: 2,
@@ -54,6 +55,7 @@ describe('editableFields', () => {
       endTime: 99,
       rule: { priority: 5, stateToAction: {} },
       experiment: { holdoutPercent: 10, goal: { state: '2' }, windowDays: 7, holdoutEvent: 'cta_holdout' },
+      capExempt: true,
     });
     expect(rule.ctaValidTill).toBe(99);
   });

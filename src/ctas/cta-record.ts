@@ -18,6 +18,8 @@ export interface CtaRecord {
   rule: CtaRule & { ctaValidTill: number | null };
   /** With its defaults filled in; null: none (docs/experiments.md). */
   experiment: CtaExperiment | null;
+  /** Served over the exposure cap (docs/exposure-policy.md); never sent to devices. */
+  capExempt: boolean;
   createdAt: number;
   createdBy: string;
   lastUpdatedAt: number | null;
@@ -64,10 +66,10 @@ const ruleAsRead = (cta: CtaEntity): CtaRecord['rule'] => ({
 });
 
 /** What a restore puts back of a CTA as recorded: the fields an update sends (`ctaValidTill` is derived, so left out of the rule). */
-export function editableFields({ description, tags, team, startTime, endTime, rule, experiment }: CtaRecord): CtaFieldsDto {
+export function editableFields({ description, tags, team, startTime, endTime, rule, capExempt, experiment }: CtaRecord): CtaFieldsDto {
   const { ctaValidTill: _derived, ...storedRule } = rule;
-  // A version recorded before experiments has none: restoring it keeps the CTA's (absent keeps).
-  return { description, tags, team, startTime, endTime, rule: storedRule, ...(experiment === undefined ? {} : { experiment }) };
+  // Entries from before capExempt or experiments existed lack them: the restore keeps the current values (absent keeps).
+  return { description, tags, team, startTime, endTime, rule: storedRule, capExempt, ...(experiment === undefined ? {} : { experiment }) };
 }
 
 /** Categorisation tags and behaviour tag names of a set of CTAs, by CTA id; their approvals while approvals are required. */
@@ -91,6 +93,7 @@ export function toCtaRecord(cta: CtaEntity, links: CtaLinks): CtaRecord {
     ctaStatus: cta.status,
     rule: ruleAsRead(cta),
     experiment: cta.experiment ?? null,
+    capExempt: cta.capExempt,
     createdAt: cta.createdAt,
     createdBy: cta.createdBy,
     lastUpdatedAt: cta.lastUpdatedAt,

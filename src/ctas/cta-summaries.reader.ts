@@ -19,6 +19,11 @@ const toSummary = ({ id, name, status }: Pick<CtaEntity, 'id' | 'name' | 'status
 export class CtaSummaries {
   constructor(@InjectOrchestrationDataSource() private readonly dataSource: DataSource) {}
 
+  /** Whether the tenant has a CTA of that id, a test CTA included. */
+  async known(tenantId: string, id: number): Promise<boolean> {
+    return this.dataSource.manager.exists(CtaEntity, { where: { tenantId, id } });
+  }
+
   /** The CTA of that id, or null. */
   async one(tenantId: string, id: number): Promise<CtaSummary | null> {
     const row = await this.dataSource.manager.findOne(CtaEntity, { select: SUMMARY, where: { tenantId, isTest: false, id } });

@@ -48,12 +48,16 @@ export class CtaEntity {
   @Column({ type: 'text', transformer: jsonTransformer })
   rule: CtaRule;
 
-  /** The CTA's experiment with its defaults filled in (docs/decisions/0024-experiments.md); null: none. Never sent to devices. */
+  /** The CTA's experiment with its defaults filled in (docs/decisions/0026-experiments.md); null: none. Never sent to devices. */
   @Column({ type: 'text', nullable: true, transformer: jsonTransformer })
   experiment: CtaExperiment | null;
 
   @Column({ name: 'is_test', type: 'boolean', default: false, transformer: booleanTransformer })
   isTest: boolean;
+
+  /** Served however many actions the user had (the exposure policy, docs/exposure-policy.md); its actions still count. */
+  @Column({ name: 'cap_exempt', type: 'boolean', default: false, transformer: booleanTransformer })
+  capExempt: boolean;
 
   /** Test CTAs only: when the test CTA stops being served and is purged. */
   @Column({ name: 'expires_at', type: 'bigint', nullable: true })

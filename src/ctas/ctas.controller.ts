@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Put, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminEndpoint } from '../api-docs/endpoint';
 import { API_TAG } from '../api-docs/api-tags';
@@ -11,6 +11,7 @@ import { CtaBodyPipe, CtaUpdateBodyPipe } from './cta-body.pipe';
 import { CtaListingService, CtaPage, FilterValues } from './cta-listing.service';
 import type { CtaRecord } from './cta-record';
 import { CtaValidationReport, CtaValidationService } from './cta-validation.service';
+import { KnownCtaInterceptor } from './known-cta.interceptor';
 import { CtasService } from './ctas.service';
 import { CreateCtaDto, UpdateCtaDto, ValidateCtaDto } from './dto/cta-body.dto';
 import {
@@ -108,6 +109,7 @@ export class CtasController {
   }
 
   @Put(':ctaId')
+  @UseInterceptors(KnownCtaInterceptor)
   @AdminEndpoint({
     summary: 'Update a CTA (a live or scheduled one only in ways devices can absorb)',
     exampleNeeds: EXAMPLE_NEEDS.cta,

@@ -71,6 +71,7 @@ export class CtasService {
       endTime: body.endTime ?? null,
       rule: fields.rule,
       experiment: fields.experiment ?? null,
+      capExempt: body.capExempt ?? false,
       isTest: false,
       expiresAt: null,
       createdAt: now,
@@ -162,7 +163,7 @@ export class CtasService {
         throw new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, refusal);
       }
       const before = await this.records.recordOf(manager, current);
-      // Omitted description/startTime/endTime keep their value; an explicit null clears it (a start only in draft).
+      // Omitted description/startTime/endTime/capExempt keep their value; an explicit null clears it (a start only in draft).
       const startTime = sentStart === undefined ? current.startTime : sentStart;
       const endTime = body.endTime === undefined ? current.endTime : body.endTime;
       const order = startTime !== null && endTime !== null ? endAfterStartProblem(startTime, endTime) : null;
@@ -176,6 +177,7 @@ export class CtasService {
         startTime,
         endTime,
         ...(body.description === undefined ? {} : { description: body.description }),
+        ...(body.capExempt === undefined ? {} : { capExempt: body.capExempt }),
         lastUpdatedAt: now,
         lastUpdatedBy: user,
         contentChangedBy: origin.actor,

@@ -79,6 +79,7 @@ export class TestCtasService implements OnModuleInit {
         endTime: null,
         rule,
         experiment: null,
+        capExempt: false,
         isTest: true,
         expiresAt: now + body.expiresInMinutes * MINUTE_MS,
         createdAt: now,

@@ -10,7 +10,7 @@ import type { ExperimentReport } from './experiment-report';
 import { EXPERIMENT_ERRORS, EXPERIMENT_REPORT_EXAMPLE } from './experiments-api-examples';
 import { ExperimentsService } from './experiments.service';
 
-/** `GET /ctas/{id}/experiment` (docs/decisions/0024-experiments.md). */
+/** `GET /ctas/{id}/experiment` (docs/decisions/0026-experiments.md). */
 @ApiTags(API_TAG.insights)
 @Controller()
 export class ExperimentsController {

@@ -5,7 +5,7 @@ import { CtasService } from '../ctas/ctas.service';
 import { InsightsService } from '../insights/insights.service';
 import { experimentReport, ExperimentReport } from './experiment-report';
 
-/** `GET /ctas/{id}/experiment` (docs/decisions/0024-experiments.md): the CTA's experiment and its counts, tested. */
+/** `GET /ctas/{id}/experiment` (docs/decisions/0026-experiments.md): the CTA's experiment and its counts, tested. */
 @Injectable()
 export class ExperimentsService {
   constructor(

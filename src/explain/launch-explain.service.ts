@@ -58,8 +58,8 @@ export class LaunchExplainService {
       userId,
       tenantCtas.filter((cta) => !heldIds.has(Number(cta.id))),
     );
-    const launched = catalogue.audienceOf(userId, cohorts);
-    const audience: ServingAudience = { cohorts, testCtas: new Set([...(launched.testCtas ?? []), ...others.listing]) };
+    const launched = catalogue.audienceOf(userId, cohorts, preview.exposureCap !== null);
+    const audience: ServingAudience = { ...launched, testCtas: new Set([...(launched.testCtas ?? []), ...others.listing]) };
     const explained = [...held, ...others.ctas]
       .sort(launchOrder)
       .map((cta) => ({ cta, blocks: servingBlocks(cta, audience, now) }))
@@ -91,6 +91,7 @@ export class LaunchExplainService {
           shadows: shadows.get(ctaId) ?? [],
           holdout: blocks === 0 && catalogue.armOf(cta, userId) === 'holdout',
           nameOf,
+          exposureCap: preview.exposureCap,
         }),
         behaviourTagName: cta.tagName,
         device,

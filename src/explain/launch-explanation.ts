@@ -1,5 +1,6 @@
 import { describeInstant } from '../common/clock';
 import type { CtaStatus } from '../ctas/cta.types';
+import type { ExposureCapReached } from '../exposure-policy/exposure-cap';
 import type { CatalogueCta } from '../sdk/sdk-catalogue';
 import { blockNames, ServingBlock } from '../serving/serving-decision';
 import type { DeviceView } from './device-view';
@@ -22,6 +23,10 @@ export const SERVED_REASON_CODES = ['SERVED', 'HOLDOUT', 'SHADOWED'] as const;
 export interface Reason {
   code: ReasonCode;
   message: string;
+  /** EXPOSURE_CAP_REACHED only: the count, the limit, and when a slot frees (ISO 8601). */
+  count?: number;
+  limit?: number;
+  freesAt?: string;
 }
 
 export interface CtaExplanation {
@@ -51,7 +56,8 @@ function servedMessage(cta: CatalogueCta, userId: string, cohorts: readonly stri
   return held.length > 0 ? `served (${why}), but the device will not act on it: ${held.join('; ')}` : `served: ${why}`;
 }
 
-function blockMessage(block: ServingBlock, cta: CatalogueCta, userId: string, cohorts: readonly string[]): string {
+function blockMessage(block: ServingBlock, cta: CatalogueCta, context: ReasonContext): string {
+  const { userId, cohorts } = context;
   switch (block) {
     case 'NOT_LIVE':
       return `CTA ${cta.id} is ${cta.status}: devices get only live CTAs (and scheduled ones once started)`;
@@ -71,7 +77,23 @@ function blockMessage(block: ServingBlock, cta: CatalogueCta, userId: string, co
       return `the user's cohorts [${list(cohorts)}] include none of includes [${list(cta.eligibility.includes)}]`;
     case 'EXCLUDED':
       return `the user is in the excluded cohort ${list(cta.eligibility.excludes.filter((cohort) => cohorts.includes(cohort)))}`;
+    case 'EXPOSURE_CAP_REACHED': {
+      const cap = context.exposureCap as ExposureCapReached;
+      return (
+        `the user acted ${cap.count} times in the exposure policy's window, at most ${cap.limit} allowed: only capExempt CTAs ` +
+        `and test CTAs are served until a slot frees at ${describeInstant(cap.freesAt)}`
+      );
+    }
   }
+}
+
+/** A reason of a CTA not served; the exposure cap's with its figures. */
+function blockReason(code: ServingBlock, cta: CatalogueCta, context: ReasonContext): Reason {
+  const reason: Reason = { code, message: blockMessage(code, cta, context) };
+  const cap = context.exposureCap;
+  return code === 'EXPOSURE_CAP_REACHED' && cap !== null
+    ? { ...reason, count: cap.count, limit: cap.limit, freesAt: new Date(cap.freesAt).toISOString() }
+    : reason;
 }
 
 /** What the reasons of one CTA are told about the user and the launch. */
@@ -86,6 +108,8 @@ export interface ReasonContext {
   /** For a served CTA: whether the user is in its experiment's holdout (docs/experiments.md). */
   holdout: boolean;
   nameOf(ctaId: string): string | null;
+  /** The exposure cap the user's actions reach at this launch; null when under it or off. */
+  exposureCap: ExposureCapReached | null;
 }
 
 function holdoutMessage(cta: CatalogueCta): string {
@@ -119,5 +143,5 @@ export function reasonsOf(blocks: number, cta: CatalogueCta, context: ReasonCont
       ...context.shadows.map((shadow): Reason => ({ code: 'SHADOWED', message: shadowMessage(cta, shadow, context.nameOf) })),
     ];
   }
-  return blockNames(blocks).map((code) => ({ code, message: blockMessage(code, cta, userId, cohorts) }));
+  return blockNames(blocks).map((code) => blockReason(code, cta, context));
 }

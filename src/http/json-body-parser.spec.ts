@@ -20,3 +20,26 @@ describe('registerJsonBodyParser', () => {
     expect(await echo(payload)).toEqual({ body: { name: 'a\ufffd\ufffdb' } });
   });
 });
+
+describe('a body that is not JSON', () => {
+  const app = Fastify();
+  registerJsonBodyParser(app);
+  app.post('/', async () => ({}));
+  afterAll(() => app.close());
+
+  const refusal = async (payload: string): Promise<string> =>
+    (await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload })).json().message;
+
+  it.each([
+    ['{\n  "name": "a",\n  "team": growth\n}', 'the body is not valid JSON: at line 3, column 11, an unexpected character'],
+    ['{"name": "a",}', 'the body is not valid JSON: at line 1, column 14, a property name in double quotes expected (no trailing comma)'],
+    ['{"events": [', "the body is not valid JSON: at line 1, column 13, ']' expected"],
+    ['{"a": 1}\n{"b": 2}', 'the body is not valid JSON: at line 2, column 1, more text after the JSON value'],
+    [
+      '{"a": "two\nlines"}',
+      'the body is not valid JSON: at line 1, column 7, an unterminated string (a line break inside a string must be written \\n)',
+    ],
+  ])('names the line and column of the first problem: %j', async (payload, message) => {
+    expect(await refusal(payload)).toBe(message);
+  });
+});

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorEnvelope } from '../common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from '../common/error-code';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../common/json-text';
+import { jsonSyntaxError } from './json-syntax-error';
 
 /**
  * A JSON body the parser refuses. Parsers run before Nest's router, so their errors reach the
@@ -28,7 +29,7 @@ const bodyText = (body: Buffer): string => (isAscii(body) ? body.toString('latin
  * The module's JSON body handling, for the standalone app and any host: replaces Fastify's
  * `application/json` parser. An empty body reads as no body, so `PUT …/live` with
  * `Content-Type: application/json` and nothing else is accepted like one without a body;
- * a body nesting deeper than MAX_JSON_DEPTH, or not JSON, is refused with INVALID_REQUEST.
+ * a body nesting deeper than MAX_JSON_DEPTH, or not JSON (naming the line and column), is refused with INVALID_REQUEST.
  * Call it before `app.init()`, on an app created with `bodyParser: false` (Nest's own JSON
  * parser would clash with it at init).
  */
@@ -42,7 +43,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     }
     void parseJson(request, text, (error, json) => {
       if (error) {
-        done(new InvalidJsonBody(error.message), undefined);
+        done(new InvalidJsonBody(jsonSyntaxError(text) ?? error.message), undefined);
       } else if (nestsDeeperThan(json, MAX_JSON_DEPTH)) {
         done(new InvalidJsonBody(`the JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       } else {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler }
 const entityTag = (payload: string | Buffer): string => `"${createHash('sha1').update(payload).digest('base64url')}"`;
 
 /** Whether `If-None-Match` names `tag` (a list of tags, or `*`; a weak `W/` prefix compares as the same tag). */
-function matches(ifNoneMatch: string | undefined, tag: string): boolean {
+export function ifNoneMatchNames(ifNoneMatch: string | undefined, tag: string): boolean {
   if (ifNoneMatch === undefined) return false;
   return ifNoneMatch
     .split(',')
@@ -33,7 +33,7 @@ function validatorHook(): onSendHookHandler<unknown> {
     }
     if (last?.payload !== payload) last = { payload, tag: entityTag(payload) };
     reply.header('etag', last.tag);
-    if (matches(request.headers['if-none-match'], last.tag)) {
+    if (ifNoneMatchNames(request.headers['if-none-match'], last.tag)) {
       reply.code(304);
       done(null, '');
       return;

@@ -1,13 +1,19 @@
-import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
+import { pipeline, Transform, type TransformCallback } from 'node:stream';
+import type { FastifyInstance, FastifyReply, onRequestHookHandler, preParsingHookHandler } from 'fastify';
 import { errorEnvelope } from '../common/envelope';
 import { ErrorCode, HTTP_STATUS_OF } from '../common/error-code';
 import { KeyedGate } from '../common/keyed-gate';
 import { sdkUserOf } from '../common/request-headers';
 import { sdkUserLog } from '../sdk/sdk-user-log';
-import { SDK_USER_REQUEST } from '../sdk/sdk-user-request';
+import { SDK_USER_REQUEST, type SdkUserRequestConfig } from '../sdk/sdk-user-request';
+import type { MetricsService } from '../metrics/metrics.service';
 
-/** The SDK routes' own body limit by default: twice the stored-state cap; a device's real deltas are a few KB. */
-export const DEFAULT_SDK_BODY_LIMIT_BYTES = 512 * 1024;
+/**
+ * The SDK routes' own body limit by default. A device's real deltas are a few KB, but the body of
+ * its launch is its pending snapshot, which grows while its deltas fail (614 KB measured with the
+ * real SDK); a launch over the limit is answered without its body anyway (`oversizedBody: 'ignore'`).
+ */
+export const DEFAULT_SDK_BODY_LIMIT_BYTES = 1024 * 1024;
 /**
  * Requests of one app user that wait while another of theirs is read and handled; one more is
  * answered 429. A device's overlapping requests (a launch and the deltas after it, a retry) all
@@ -32,8 +38,11 @@ const REFUSAL_STATUSES = new Set([HTTP_STATUS_OF[ErrorCode.PAYLOAD_TOO_LARGE], H
 /**
  * Fair work on the SDK routes that carry an app user's snapshots (launch, delta), for
  * the standalone app and any host; call it before `app.init()`:
- * - their own body limit, `bodyLimitBytes`, or the server's when that is smaller (larger → 413
- *   PAYLOAD_TOO_LARGE);
+ * - their own body limit, `bodyLimitBytes`, or the server's when that is smaller: a larger body
+ *   is answered 413 PAYLOAD_TOO_LARGE on a route that refuses it (the delta), and on one that
+ *   ignores it (the launch) the route answers as without a body, the body dropped as soon as it
+ *   passes the limit and the rest read and discarded (a device writes its whole body before it
+ *   reads the answer); counted in `metrics` (`cta_sdk_oversized_bodies_total`) and logged;
  * - one request per (tenant, `auth-userid`) read, parsed and handled at a time: the user is taken
  *   from the headers before the body is read, so four connections sending large bodies for one
  *   user cost what one does, and other users never wait on them. Later requests of the user wait
@@ -41,9 +50,14 @@ const REFUSAL_STATUSES = new Set([HTTP_STATUS_OF[ErrorCode.PAYLOAD_TOO_LARGE], H
  *   429 RATE_LIMITED with `Retry-After: 1`. A request's turn ends when its response is sent or its
  *   connection closes, whatever the outcome, and passes on after a pause as long as its bytes take
  *   at SDK_USER_BYTES_PER_SECOND.
- * Refusals (413, 429) are logged per user with counts, at most one line every few seconds.
+ * Refusals (413, 429) and ignored bodies are logged per user with counts, at most one line every few seconds.
  */
-export function registerSdkRequestLimits(fastify: FastifyInstance, bodyLimitBytes = DEFAULT_SDK_BODY_LIMIT_BYTES): void {
+export function registerSdkRequestLimits(
+  fastify: FastifyInstance,
+  bodyLimitBytes = DEFAULT_SDK_BODY_LIMIT_BYTES,
+  metrics?: Pick<MetricsService, 'sdkBodyOversized'>,
+): void {
+  const limit = Math.min(bodyLimitBytes, fastify.initialConfig.bodyLimit ?? bodyLimitBytes);
   const gate = new KeyedGate(MAX_WAITING_PER_USER);
   const takeTurn: onRequestHookHandler = (request, reply, done) => {
     const user = sdkUserOf(request.headers);
@@ -66,12 +80,73 @@ export function registerSdkRequestLimits(fastify: FastifyInstance, bodyLimitByte
     });
     if (ticket.state === 'holding') done();
   };
+  const bodyOrNothing: preParsingHookHandler = (request, _reply, payload, done) => {
+    const declared = Number(request.headers['content-length']);
+    const onOversized = () => {
+      metrics?.sdkBodyOversized(request.routeOptions.url ?? 'unmatched');
+      const user = sdkUserOf(request.headers);
+      if (user) sdkUserLog.bodyIgnored(user.tenantId, user.userId);
+    };
+    const body = new BodyOrNothing(limit, declared > limit, onOversized);
+    // A failure of the request's stream (the client gone) fails the body's, and so the parsing.
+    done(
+      null,
+      pipeline(payload, body, () => undefined),
+    );
+  };
   fastify.addHook('onRoute', (route) => {
-    if ((route.config as Record<string, unknown> | undefined)?.[SDK_USER_REQUEST] !== true) return;
-    route.bodyLimit = Math.min(bodyLimitBytes, fastify.initialConfig.bodyLimit ?? bodyLimitBytes);
+    const config = (route.config as Record<string, SdkUserRequestConfig | undefined> | undefined)?.[SDK_USER_REQUEST];
+    if (!config) return;
     // Before the route's own hooks: the turn is taken before anything else of the route runs.
     route.onRequest = [takeTurn, ...[route.onRequest ?? []].flat()];
+    if (config.oversizedBody === 'refuse') {
+      route.bodyLimit = limit;
+      return;
+    }
+    // BodyOrNothing keeps the limit; Fastify's reader, which would refuse a body announced over its
+    // limit before reading it, gets one it never reaches.
+    route.bodyLimit = Number.MAX_SAFE_INTEGER;
+    route.preParsing = [...[route.preParsing ?? []].flat(), bodyOrNothing];
   });
+}
+
+/**
+ * A body as read when it is at most `limit` bytes, else nothing (an empty body reads as no body): held
+ * until its end, as Fastify's reader holds it, dropped as soon as it passes the limit (or at once when
+ * `announcedOver`), the rest read and discarded as it comes. `receivedEncodedLength` is the bytes read,
+ * which Fastify checks against the announced length in place of the bytes passed on.
+ */
+class BodyOrNothing extends Transform {
+  receivedEncodedLength = 0;
+  private held: Buffer[] | null = [];
+
+  constructor(
+    private readonly limit: number,
+    announcedOver: boolean,
+    private readonly onOversized: () => void,
+  ) {
+    super();
+    if (announcedOver) this.discardBody();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.receivedEncodedLength += chunk.length;
+    if (this.held) {
+      if (this.receivedEncodedLength > this.limit) this.discardBody();
+      else this.held.push(chunk);
+    }
+    callback();
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.held && this.held.length > 0) this.push(Buffer.concat(this.held));
+    callback();
+  }
+
+  private discardBody(): void {
+    this.held = null;
+    this.onOversized();
+  }
 }
 
 function refuseBusy(reply: FastifyReply): void {

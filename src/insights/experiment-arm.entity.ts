@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ExperimentArm } from '../serving/experiment-arm';
 
 /**
- * One arm's folded counts of a CTA's experiment (docs/decisions/0024-experiments.md): the insights fold adds
+ * One arm's folded counts of a CTA's experiment (docs/decisions/0026-experiments.md): the insights fold adds
  * the users' pending counts to it (insight-folded.ts), as to the other folded rows.
  */
 @Entity({ name: 'experiment_arms' })

@@ -1,6 +1,6 @@
 /**
  * What one write of a user's state counts for the experiment of a CTA (docs/experiments.md,
- * docs/decisions/0024-experiments.md): whether the user entered (a first machine of the CTA), was
+ * docs/decisions/0026-experiments.md): whether the user entered (a first machine of the CTA), was
  * exposed (a first action) and converted (a machine first stored in the goal state — or reset from it —
  * within the window of the exposure, on the server's clock). Each once per user: the marks say which
  * have been counted, and live with the user's insight marks of the CTA (insight-changes.ts), which last

@@ -18,23 +18,32 @@ export const dayFormatMessage = (field: string): string => `${field} must be a U
 /** A day number as YYYY-MM-DD. */
 export const dayText = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
-/** `text` (YYYY-MM-DD, a day of the calendar) as a day number; anything else → 400 naming `field`. */
-function parseDay(field: string, text: unknown): number {
+/** What is wrong with `text` as the day `field` (YYYY-MM-DD, a day of the calendar), or null when nothing is. */
+export const utcDayProblem = (field: string, text: unknown): string | null =>
+  parseDay(text) === null ? `${dayFormatMessage(field)}, got ${JSON.stringify(text)}` : null;
+
+/** `text` (YYYY-MM-DD, a day of the calendar) as a day number, or null. */
+function parseDay(text: unknown): number | null {
   const at = typeof text === 'string' && DAY_PATTERN.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN;
-  if (Number.isNaN(at) || dayText(dayOf(at)) !== text) {
-    throw invalidRequest(`${dayFormatMessage(field)}, got ${JSON.stringify(text)}`);
-  }
-  return dayOf(at);
+  return Number.isNaN(at) || dayText(dayOf(at)) !== text ? null : dayOf(at);
 }
 
 /**
  * The range of `from` and `to` (YYYY-MM-DD, UTC, inclusive). `to` defaults to `today`, `from` to
  * DEFAULT_RANGE_DAYS days ending on `to`. Malformed days, `from` after `to`, or more than
- * MAX_RANGE_DAYS days → 400 INVALID_REQUEST naming the field.
+ * MAX_RANGE_DAYS days → 400 INVALID_REQUEST naming the field (both, when both are malformed).
  */
 export function dayRange(query: { from?: unknown; to?: unknown }, today: number): DayRange {
-  const to = query.to === undefined ? today : parseDay('to', query.to);
-  const from = query.from === undefined ? to - (DEFAULT_RANGE_DAYS - 1) : parseDay('from', query.from);
+  const given = {
+    from: query.from === undefined ? undefined : parseDay(query.from),
+    to: query.to === undefined ? undefined : parseDay(query.to),
+  };
+  const problems = (['from', 'to'] as const).flatMap((field) => (given[field] === null ? [utcDayProblem(field, query[field])] : []));
+  if (problems.length > 0) {
+    throw invalidRequest(problems.join('; '));
+  }
+  const to = given.to ?? today;
+  const from = given.from ?? to - (DEFAULT_RANGE_DAYS - 1);
   if (from > to) {
     throw invalidRequest(`from (${dayText(from)}) must not be after to (${dayText(to)})`);
   }

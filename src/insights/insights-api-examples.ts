@@ -31,8 +31,11 @@ export const INSIGHTS_OVERVIEW_EXAMPLE: InsightsOverview = {
 
 const BAD_RANGE = 'INVALID_REQUEST: from or to not a UTC day as YYYY-MM-DD, from after to, or a range over 366 days';
 const BAD_RANGE_EXAMPLES: ErrorExample[] = [
-  [ErrorCode.INVALID_REQUEST, 'from must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01'],
-  [ErrorCode.INVALID_REQUEST, 'to must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01, got "2026-02-30"'],
+  [ErrorCode.INVALID_REQUEST, 'from must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01, got "2026-3-1"'],
+  [
+    ErrorCode.INVALID_REQUEST,
+    'from must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01, got "2026-02-30"; to must be a UTC day as YYYY-MM-DD, e.g. 2026-03-01, got "yesterday"',
+  ],
   [ErrorCode.INVALID_REQUEST, 'from (2026-03-02) must not be after to (2026-03-01)'],
   [ErrorCode.INVALID_REQUEST, 'from 2025-01-01 to 2026-03-01 spans 425 days; a range spans at most 366 days'],
 ];

@@ -92,7 +92,7 @@ export class InsightsService {
 
   /**
    * The entered, exposed and converted users of each arm of CTA `id`'s experiment (treatment, holdout;
-   * docs/decisions/0024-experiments.md): the folded rows plus the pending counts, as of one moment. The
+   * docs/decisions/0026-experiments.md): the folded rows plus the pending counts, as of one moment. The
    * caller has checked the CTA.
    */
   async experimentArms(tenantId: string, id: number): Promise<ArmsCounts> {

@@ -45,6 +45,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly exposureCapped = new Counter({
+    name: 'cta_exposure_capped_launches_total',
+    help: "App launches of users at their tenant's exposure cap: only capExempt and test CTAs were served",
+    registers: [this.registry],
+  });
+
+  private readonly sdkOversizedBodies = new Counter({
+    name: 'cta_sdk_oversized_bodies_total',
+    help: 'SDK bodies over SDK_BODY_LIMIT_BYTES that were answered as without a body (the launch), by route',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
   private readonly jobDuration = new Histogram({
     name: 'cta_periodic_job_duration_seconds',
     help: "Periodic job runs on this instance (the one holding the job's lease): count and duration",
@@ -79,6 +92,29 @@ export class MetricsService {
       registers: [this.registry],
       collect() {
         this.set(size());
+      },
+    });
+  }
+
+  launchCapped(): void {
+    this.exposureCapped.inc();
+  }
+
+  sdkBodyOversized(route: string): void {
+    this.sdkOversizedBodies.inc({ route });
+  }
+
+  /** Reports the large-body lane's requests holding a slot and waiting for one at each scrape. */
+  watchLargeBodyLane(lane: () => { holding: number; waiting: number }): void {
+    new Gauge({
+      name: 'cta_large_body_lane_requests',
+      help: 'Requests with bodies over 64 KiB in the large-body lane of this instance, holding a slot or waiting for one',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const { holding, waiting } = lane();
+        this.set({ state: 'holding' }, holding);
+        this.set({ state: 'waiting' }, waiting);
       },
     });
   }

@@ -4,6 +4,7 @@ import type { CatalogueRevisionService } from '../catalogue/catalogue-revision.s
 import { Clock } from '../common/clock';
 import { CohortDefinitionReader } from '../cohorts/cohort-definition.reader';
 import { CtaCatalogueReader } from '../ctas/cta-catalogue.reader';
+import { ExposurePolicyReader } from '../exposure-policy/exposure-policy.reader';
 import { MetricsService } from '../metrics/metrics.service';
 import { resolveSettings } from '../orchestration-options';
 import { CatalogueCacheService, MIN_REVALIDATION_GAP_MS } from './catalogue-cache.service';
@@ -24,6 +25,7 @@ function cacheWith(maxTenants = 10_000) {
     new CtaCatalogueReader(empty),
     new BehaviourTagReader(empty),
     new CohortDefinitionReader(empty),
+    new ExposurePolicyReader({ manager: { findOne: async () => null } } as unknown as DataSource),
     revisions,
     new Clock(),
     new MetricsService(),

@@ -7,6 +7,7 @@ import { Clock } from '../common/clock';
 import { CohortDefinitionReader } from '../cohorts/cohort-definition.reader';
 import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
 import { CtaCatalogueReader } from '../ctas/cta-catalogue.reader';
+import { ExposurePolicyReader } from '../exposure-policy/exposure-policy.reader';
 import { MetricsService } from '../metrics/metrics.service';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { TenantCatalogue } from './sdk-catalogue';
@@ -68,6 +69,7 @@ export class CatalogueCacheService {
     private readonly ctas: CtaCatalogueReader,
     private readonly tags: BehaviourTagReader,
     private readonly cohorts: CohortDefinitionReader,
+    private readonly exposurePolicies: ExposurePolicyReader,
     private readonly revisions: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
@@ -199,7 +201,7 @@ export class CatalogueCacheService {
 
   private async load(tenantId: string): Promise<TenantCatalogue> {
     const ctas = await this.ctas.ctasOf(tenantId, IN_PLAY_STATUSES);
-    const [testUsers, links, tags, cohorts] = await Promise.all([
+    const [testUsers, links, tags, cohorts, exposurePolicy] = await Promise.all([
       this.ctas.testUsersOf(
         tenantId,
         ctas.filter((cta) => cta.isTest).map((cta) => cta.id),
@@ -207,10 +209,11 @@ export class CatalogueCacheService {
       this.tags.linksOf(tenantId),
       this.tags.tagsOf(tenantId),
       this.cohorts.definitionsOf(tenantId),
+      this.exposurePolicies.policyOf(tenantId),
     ]);
     // A tenant with cohorts keeps their definitions even without CTAs or tags: explain lists the user's cohorts.
     return ctas.length === 0 && tags.length === 0 && cohorts.length === 0
       ? EMPTY_CATALOGUE
-      : new TenantCatalogue(ctas, testUsers, links, tags, cohorts, tenantId);
+      : new TenantCatalogue(ctas, testUsers, links, tags, cohorts, exposurePolicy, tenantId);
   }
 }

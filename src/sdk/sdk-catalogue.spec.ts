@@ -25,6 +25,7 @@ const cta = (id: number, fields: Partial<CatalogueCtaRow> = {}): CatalogueCtaRow
   isTest: false,
   expiresAt: null,
   experiment: null,
+  capExempt: false,
   ...fields,
 });
 

@@ -7,6 +7,7 @@ import type { CtaExperiment } from '../ctas/cta-experiment';
 import type { CtaRule, CtaStatus } from '../ctas/cta.types';
 import type { ExperimentOfWrite } from '../insights/experiment-changes';
 import { armOf, holdoutRule } from '../serving/experiment-arm';
+import { ActiveExposurePolicy, activePolicy, ExposurePolicy, NO_EXPOSURE_POLICY } from '../exposure-policy/exposure-policy';
 import { ServingAudience, servingBlocks, ServingCandidate } from '../serving/serving-decision';
 import { StateCatalogue, UserStateJson } from './user-state';
 
@@ -158,6 +159,7 @@ export const catalogueCta = (row: CatalogueCtaRow, tagName: string | null): Cata
   isTest: row.isTest,
   expiresAt: row.expiresAt,
   eligibility: row.rule.cohortEligibility,
+  capExempt: row.capExempt,
   tagName,
   experiment: row.isTest ? null : row.experiment,
 });
@@ -186,6 +188,8 @@ export class TenantCatalogue implements StateCatalogue {
   /** The cohorts a launch evaluates: those the servable CTAs name (docs/decisions/0008-cohorts.md). */
   readonly cohortTargeting: CohortTargeting;
   private readonly cohortDefinitions: CohortDefinitionRow[];
+  /** The tenant's exposure cap, null when off (docs/exposure-policy.md): it changes with the catalogue's revision. */
+  readonly exposurePolicy: ActiveExposurePolicy | null;
 
   constructor(
     ctas: CatalogueCtaRow[],
@@ -193,9 +197,11 @@ export class TenantCatalogue implements StateCatalogue {
     links: BehaviourTagLinkRow[],
     tags: CatalogueTagRow[],
     cohorts: CohortDefinitionRow[] = [],
+    exposurePolicy: ExposurePolicy = NO_EXPOSURE_POLICY,
     /** Whose catalogue: an experiment's buckets hash the tenant too. */
     private readonly tenantId = '',
   ) {
+    this.exposurePolicy = activePolicy(exposurePolicy);
     const tagOfCta = new Map(links.map((link) => [Number(link.ctaId), link.tagName]));
     const testCtaIds = new Set<number>();
     for (const cta of ctas) {
@@ -285,9 +291,9 @@ export class TenantCatalogue implements StateCatalogue {
     return cta.experiment && armOf(this.tenantId, cta.id, userId, cta.experiment.holdoutPercent);
   }
 
-  /** What the serving decision reads of the user: their cohorts at this launch and the test CTAs that list them. */
-  audienceOf(userId: string, cohorts: readonly string[]): ServingAudience {
-    return { cohorts, testCtas: this.testCtasByUser.get(userId) };
+  /** What the serving decision reads of the user: their cohorts at this launch, the test CTAs that list them, whether they are over the cap. */
+  audienceOf(userId: string, cohorts: readonly string[], overCap: boolean): ServingAudience {
+    return { cohorts, testCtas: this.testCtasByUser.get(userId), overCap };
   }
 
   /**
@@ -301,10 +307,11 @@ export class TenantCatalogue implements StateCatalogue {
 
   /**
    * The launch answer (docs/architecture.md, the launch's render step) for a user whose state is
-   * already pruned: eligible CTAs by priority, then id; the tags linking them, by name.
+   * already pruned: eligible CTAs by priority, then id; the tags linking them, by name. `overCap`: the
+   * user's actions reach the exposure cap (only exempt CTAs and test CTAs are served).
    */
-  render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number): Buffer {
-    const audience = this.audienceOf(userId, cohorts);
+  render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number, overCap = false): Buffer {
+    const audience = this.audienceOf(userId, cohorts, overCap);
     const usedTags = new Set<string>();
     const response = new ResponseWriter();
     response.add(RESPONSE_START);

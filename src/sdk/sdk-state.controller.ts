@@ -41,7 +41,7 @@ export class SdkStateController {
   constructor(private readonly sdkState: SdkStateService) {}
 
   @Post('active/state-machines')
-  @SdkUserRequest()
+  @SdkUserRequest('ignore')
   @RequireAppUserToken()
   @Header('content-type', JSON_CONTENT_TYPE)
   @Endpoint({
@@ -50,11 +50,14 @@ export class SdkStateController {
       'Merges the snapshots in the body first (as the delta call does), then answers the CTAs eligible for the user ' +
       '(live or started scheduled, within their time window, cohort-eligible; plus unexpired test CTAs targeting the user) ' +
       "by priority, with the user's state, and the behaviour tags linking them. api_version absent or below 1: " +
-      '`{"data":{"ctas":null,"behaviourTags":null}}` and nothing is merged.',
+      '`{"data":{"ctas":null,"behaviourTags":null}}` and nothing is merged. A body over SDK_BODY_LIMIT_BYTES is ' +
+      'never refused: the launch is answered as one without a body (from the stored state; nothing of the body is kept), ' +
+      'since a device sends its failed delta as the body of every launch.',
     headers: SDK_CLIENT_HEADERS,
     body: { type: SnapshotRequestDto, required: false, examples: SDK_BODY_EXAMPLES.launch },
     answers: { data: LaunchResponseDto, description: 'the eligible CTAs and their behaviour tags', example: LAUNCH_EXAMPLE.data },
     errors: SDK_ERRORS.launch,
+    oversizedBodyIgnored: true,
   })
   async launch(
     @TenantId() tenantId: string,

@@ -29,6 +29,8 @@ import { sdkUserLog } from './sdk-user-log';
 import { insightBaseline, insightChanges, InsightBaseline, UserStateForInsights } from '../insights/insight-changes';
 import type { WriteExperiments } from '../insights/experiment-changes';
 import { addToPending } from '../insights/insight-pending';
+import { ExposureCapReached, exposureCapOf, windowStart } from '../exposure-policy/exposure-cap';
+import { actionTimesSince, foldRecentActions, parseRecentActions, recentActionsText } from './recent-actions';
 
 const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
 const hasSnapshots = (request: SnapshotRequest): boolean => request.ctas.length > 0 || request.behaviourTags.length > 0;
@@ -59,7 +61,7 @@ function insightsOf(
 }
 
 /**
- * The experiments a merge of `request` into `userId`'s state counts (docs/decisions/0024-experiments.md);
+ * The experiments a merge of `request` into `userId`'s state counts (docs/decisions/0026-experiments.md);
  * undefined when the catalogue holds none, so a merge of a tenant without experiments does no more work.
  */
 function writeExperiments(catalogue: TenantCatalogue, userId: string, request: SnapshotRequest, now: number): WriteExperiments | undefined {
@@ -86,6 +88,8 @@ export interface LaunchPreview {
   answer: Buffer;
   /** By CTA id: how many of the user's stored machines this launch drops as expired (stateMachineTTL). */
   expiredMachines: ReadonlyMap<string, number>;
+  /** The exposure cap the user's actions reach at this launch; null when under it or off. */
+  exposureCap: ExposureCapReached | null;
 }
 
 const machineCounts = (state: UserState): Map<string, number> =>
@@ -95,6 +99,14 @@ const machineCounts = (state: UserState): Map<string, number> =>
 interface Decided {
   state: UserStateJson;
   catalogue: TenantCatalogue;
+  /** The times of the user's actions across all CTAs since an instant, newest first (read only when the exposure cap is on). */
+  actionsSince(since: number): number[];
+}
+
+/** The exposure cap `catalogue`'s policy puts on a user with these actions at `now`; null when under it or off. */
+function exposureCap(catalogue: TenantCatalogue, actionsSince: Decided['actionsSince'], now: number): ExposureCapReached | null {
+  const policy = catalogue.exposurePolicy;
+  return policy === null ? null : exposureCapOf(policy, actionsSince(windowStart(policy.window, now)), now);
 }
 
 /**
@@ -141,7 +153,7 @@ export class SdkStateService {
     if (cached === NO_CATALOGUE) {
       return cached.render(userId, [], userStateJson(emptyUserState()), this.clock.now());
     }
-    const [{ state, catalogue }, cohorts] = await Promise.all([
+    const [{ state, catalogue, actionsSince }, cohorts] = await Promise.all([
       hasSnapshots(request) ? this.merge(tenantId, userId, request, cached, mark) : this.readPruned(tenantId, userId, cached, mark),
       // The eligibility step: the user's cohorts at this launch.
       this.userCohorts.cohortsOf(tenantId, userId, client, cached.cohortTargeting),
@@ -149,7 +161,12 @@ export class SdkStateService {
     // A catalogue revalidated meanwhile may name other cohorts.
     const userCohorts =
       catalogue === cached ? cohorts : await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargeting);
-    return catalogue.render(userId, userCohorts, state, this.clock.now());
+    const now = this.clock.now();
+    const cap = exposureCap(catalogue, actionsSince, now);
+    if (cap !== null) {
+      this.metrics.launchCapped();
+    }
+    return catalogue.render(userId, userCohorts, state, now, cap !== null);
   }
 
   /**
@@ -184,13 +201,23 @@ export class SdkStateService {
       : cached;
     const cohorts = await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.everyCohortTargeting());
     const now = this.clock.now();
+    // Counted before the pruning, as a launch that prunes folds the pruned actions into the record first.
+    const recorded = parseRecentActions(stored?.recentActions ?? null);
+    const cap = exposureCap(catalogue, (since) => actionTimesSince(recorded, state, since), now);
     const storedMachines = machineCounts(state);
     pruneUserState(state, catalogue, now);
     const expiredMachines = new Map(
       [...storedMachines].map(([ctaId, count]) => [ctaId, count - (state.ctas.get(ctaId)?.activeStateMachines.size ?? 0)]),
     );
     const { answer } = boundUserState(state, this.limits);
-    return { catalogue, cohorts, now, answer: catalogue.render(userId, cohorts, answer, now), expiredMachines };
+    return {
+      catalogue,
+      cohorts,
+      now,
+      answer: catalogue.render(userId, cohorts, answer, now, cap !== null),
+      expiredMachines,
+      exposureCap: cap,
+    };
   }
 
   /**
@@ -213,9 +240,14 @@ export class SdkStateService {
         }
         const now = this.clock.now();
         const counts = mergeSnapshots(state, request, catalogue, now);
+        // Before the pruning: the actions of a CTA that ended still count for the exposure cap.
+        const recorded = foldRecentActions(parseRecentActions(stored?.recentActions ?? null), state);
+        const recordedText = recentActionsText(recorded);
         pruneUserState(state, catalogue, now);
         const { json, truncations, answer } = boundUserState(state, this.limits);
-        const unchanged = stored ? json === stored.json : state.ctas.size === 0 && state.tags.size === 0;
+        const unchanged = stored
+          ? json === stored.json && recordedText === stored.recentActions
+          : state.ctas.size === 0 && state.tags.size === 0 && recordedText === null;
         const keeps = keepsStateOf(catalogue, now);
         if (
           unchanged ||
@@ -226,11 +258,12 @@ export class SdkStateService {
             stored?.version,
             now,
             insightsOf(stored, baseline, state, keeps, writeExperiments(catalogue, userId, request, now)),
+            recordedText,
           ))
         ) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);
-          return { state: answer, catalogue };
+          return { state: answer, catalogue, actionsSince: (since) => actionTimesSince(recorded, state, since) };
         }
         await sleep(Math.random() * MERGE_BACKOFF_MS * attempt);
       }
@@ -247,7 +280,7 @@ export class SdkStateService {
   private async readPruned(tenantId: string, userId: string, cached: TenantCatalogue, mark: number): Promise<Decided> {
     const stored = await this.store.read(tenantId, userId);
     if (!stored) {
-      return { state: userStateJson(emptyUserState()), catalogue: cached };
+      return { state: userStateJson(emptyUserState()), catalogue: cached, actionsSince: () => [] };
     }
     const reading = readStoredUserState(stored.json);
     const catalogue = dropsOnCatalogueWord(reading.state, NO_SNAPSHOTS, cached, this.clock.now())
@@ -255,11 +288,17 @@ export class SdkStateService {
       : cached;
     const now = this.clock.now();
     if (!pruneUserState(reading.state, catalogue, now) && withinLimits(reading.state, stored.json, this.limits)) {
-      return { state: reading.json, catalogue };
+      // Parsed only if the exposure cap is on.
+      return {
+        state: reading.json,
+        catalogue,
+        actionsSince: (since) => actionTimesSince(parseRecentActions(stored.recentActions), reading.state, since),
+      };
     }
-    // Something to drop (rare): from the whole document.
+    // Something to drop (rare): from the whole document, its actions recorded first (they count for the exposure cap).
     const pruned = parseUserState(stored.json);
     const baseline = insightBaseline(pruned, stored.insightMarks);
+    const recorded = foldRecentActions(parseRecentActions(stored.recentActions), pruned);
     // The catalogue was revalidated for the CTAs the document names, not for those only the marks name:
     // their marks stay (a merge decides them).
     const keeps = keepsStateOf(catalogue, now);
@@ -268,10 +307,20 @@ export class SdkStateService {
     const { json, truncations, answer } = boundUserState(pruned, this.limits);
     // A lost race here only means another write came first (a merge, which pruned itself, or the insights
     // fold); the next launch prunes what is left.
-    if (await this.store.write(tenantId, userId, json, stored.version, now, insightsOf(stored, baseline, pruned, keepsMarks))) {
+    if (
+      await this.store.write(
+        tenantId,
+        userId,
+        json,
+        stored.version,
+        now,
+        insightsOf(stored, baseline, pruned, keepsMarks),
+        recentActionsText(recorded),
+      )
+    ) {
       this.reportTruncations(tenantId, userId, truncations);
     }
-    return { state: answer, catalogue };
+    return { state: answer, catalogue, actionsSince: (since) => actionTimesSince(recorded, pruned, since) };
   }
 
   /** Counted, and logged at warn level with counts, at most one line per user every few seconds (sdk-user-log.ts). */

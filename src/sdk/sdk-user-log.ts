@@ -9,7 +9,7 @@ const MAX_LOGGED_USERS = 10_000;
 /** CTA ids a line names at most (the counts cover all of them): keeps a line under 1 KB. */
 const MAX_NAMED_CTAS = 5;
 
-type UserEvent = { tenantId: string; userId: string } & ({ truncations: Truncation[] } | { refusedWith: number });
+type UserEvent = { tenantId: string; userId: string } & ({ truncations: Truncation[] } | { refusedWith: number } | { bodyIgnored: true });
 
 interface UserSummary {
   tenantId: string;
@@ -18,6 +18,8 @@ interface UserSummary {
   truncated: { requests: number; machinesPerCta: number; userStateBytes: number; ctaIds: string[] };
   /** Requests refused, by HTTP status (413: the body limit; 429: the per-user gate or the rate limit). */
   refused: Record<string, number>;
+  /** Launches answered without their body, which was over the SDK body limit. */
+  bodiesIgnored: number;
 }
 
 /**
@@ -38,12 +40,13 @@ export class SdkUserLog {
         userId: event.userId,
         truncated: { requests: 0, machinesPerCta: 0, userStateBytes: 0, ctaIds: [] },
         refused: {},
+        bodiesIgnored: 0,
       };
       addEvent(summary, event);
       return summary;
     },
     add: addEvent,
-    write: (_key, { tenantId, userId, truncated, refused }, requests) =>
+    write: (_key, { tenantId, userId, truncated, refused, bodiesIgnored }, requests) =>
       this.logger.warn(
         {
           tenantId,
@@ -51,8 +54,9 @@ export class SdkUserLog {
           requests,
           ...(truncated.requests > 0 ? { truncated } : {}),
           ...(Object.keys(refused).length > 0 ? { refused } : {}),
+          ...(bodiesIgnored > 0 ? { bodiesIgnored } : {}),
         },
-        'app user over its limits: entries dropped from its state, or requests refused (counts since the last line)',
+        'app user over its limits: entries dropped from its state, requests refused, or launch bodies ignored (counts since the last line)',
       ),
   });
 
@@ -65,11 +69,20 @@ export class SdkUserLog {
   refused(tenantId: string, userId: string, status: number): void {
     this.log.record(keyOf(tenantId, userId), { tenantId, userId, refusedWith: status });
   }
+
+  /** A launch of the user was answered without its body, which was over the SDK body limit. */
+  bodyIgnored(tenantId: string, userId: string): void {
+    this.log.record(keyOf(tenantId, userId), { tenantId, userId, bodyIgnored: true });
+  }
 }
 
 const keyOf = (tenantId: string, userId: string): string => `${tenantId}\u0000${userId}`;
 
 function addEvent(summary: UserSummary, event: UserEvent): void {
+  if ('bodyIgnored' in event) {
+    summary.bodiesIgnored++;
+    return;
+  }
   if ('refusedWith' in event) {
     summary.refused[event.refusedWith] = (summary.refused[event.refusedWith] ?? 0) + 1;
     return;

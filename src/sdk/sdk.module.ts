@@ -3,6 +3,7 @@ import { BehaviourTagsModule } from '../behaviour-tags/behaviour-tags.module';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { CohortsModule } from '../cohorts/cohorts.module';
 import { CtasModule } from '../ctas/ctas.module';
+import { ExposurePolicyModule } from '../exposure-policy/exposure-policy.module';
 import { CatalogueCacheService } from './catalogue-cache.service';
 import { SdkStateService } from './sdk-state.service';
 import { userStateStoreProvider } from './user-state.store';
@@ -12,7 +13,7 @@ import { userStateStoreProvider } from './user-state.store';
  * mounted under the SDK prefix. The catalogue is read through the readers its owners export.
  */
 @Module({
-  imports: [CatalogueModule, CtasModule, BehaviourTagsModule, CohortsModule],
+  imports: [CatalogueModule, CtasModule, BehaviourTagsModule, CohortsModule, ExposurePolicyModule],
   providers: [userStateStoreProvider, CatalogueCacheService, SdkStateService],
   exports: [SdkStateService, CatalogueCacheService],
 })

@@ -5,6 +5,7 @@ import { insightBaseline, insightChanges, marksHoldAnything } from '../insights/
 import { addToFolded } from '../insights/insight-folded';
 import { addToPending } from '../insights/insight-pending';
 import type { CtaResetAt, StateMachine } from './snapshot-request';
+import { parseRecentActions } from './recent-actions';
 import { emptyUserState, parseUserState, serializeUserState } from './user-state';
 import { UserStateEntity } from './user-state.entity';
 
@@ -28,9 +29,17 @@ export interface ExportedTagState {
   ctasResetAt: CtaResetAt[];
 }
 
+/** One of the user's recent actions, which the exposure cap counts (recent-actions.ts). */
+export interface ExportedAction {
+  ctaId: string;
+  at: number;
+}
+
 export interface ExportedUserState {
   ctas: ExportedCtaState[];
   behaviourTags: ExportedTagState[];
+  /** Newest first; kept after a CTA's state ends. */
+  recentActions: ExportedAction[];
 }
 
 /** What an erased user's row holds, and what a user whose CTAs all ended holds too: nothing. */
@@ -43,8 +52,11 @@ const byNumericValue = (a: string, b: string): number => (BigInt(a) < BigInt(b) 
  * the next launch would prune (state of a CTA that has ended, expired machines) — it is held until then.
  */
 export async function exportedUserState(manager: EntityManager, tenantId: string, userId: string): Promise<ExportedUserState> {
-  const row = await manager.findOne(UserStateEntity, { select: { state: true }, where: { tenantId, userId } });
+  const row = await manager.findOne(UserStateEntity, { select: { state: true, recentActions: true }, where: { tenantId, userId } });
   const state = row ? parseUserState(row.state) : emptyUserState();
+  const recorded = parseRecentActions(row?.recentActions ?? null);
+  const recentActions: ExportedAction[] = [];
+  for (let index = 0; index < recorded.length; index += 2) recentActions.push({ ctaId: String(recorded[index + 1]), at: recorded[index] });
   return {
     ctas: [...state.ctas]
       .sort(([a], [b]) => byNumericValue(a, b))
@@ -58,6 +70,7 @@ export async function exportedUserState(manager: EntityManager, tenantId: string
     behaviourTags: [...state.tags]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([behaviourTagName, tag]) => ({ behaviourTagName, activeCtas: tag.activeCtas, ctasResetAt: tag.ctasResetAt })),
+    recentActions,
   };
 }
 
@@ -80,8 +93,8 @@ export async function eraseUserState(manager: EntityManager, tenantId: string, u
     const row = await forUpdate(
       manager.createQueryBuilder(UserStateEntity, 'row').where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
     ).getOne();
-    // The insights' marks outlive an emptied document (the entries counted of the user): they go too.
-    if (!row || (row.state === EMPTY_DOCUMENT && !marksHoldAnything(row.insightMarks))) {
+    // The insights' marks and the recent actions outlive an emptied document (the entries counted of the user): they go too.
+    if (!row || (row.state === EMPTY_DOCUMENT && !marksHoldAnything(row.insightMarks) && row.recentActions === null)) {
       return null;
     }
     const { affected } = await manager
@@ -94,6 +107,7 @@ export async function eraseUserState(manager: EntityManager, tenantId: string, u
         pendingInsights: null,
         pendingSince: null,
         insightMarks: null,
+        recentActions: null,
       })
       .where('tenant_id = :tenantId AND user_id = :userId AND version = :version', { tenantId, userId, version: row.version })
       .execute();

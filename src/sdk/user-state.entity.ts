@@ -39,4 +39,8 @@ export class UserStateEntity {
   /** What the insights counted of the user's lists, per CTA, beyond the stored lists (insights/insight-changes.ts); null when none. */
   @Column({ name: 'insight_marks', type: 'text', nullable: true })
   insightMarks: string | null;
+
+  /** The user's recent actions across all CTAs, which the exposure cap counts (recent-actions.ts); null when none. */
+  @Column({ name: 'recent_actions', type: 'text', nullable: true })
+  recentActions: string | null;
 }

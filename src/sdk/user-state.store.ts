@@ -15,6 +15,8 @@ export interface StoredUserState {
   pendingSince: number | null;
   /** What the insights counted of the user's lists, beyond the stored lists (opaque here: insights/insight-changes.ts). */
   insightMarks: string | null;
+  /** The user's recent actions across all CTAs, for the exposure cap (opaque here: recent-actions.ts). */
+  recentActions: string | null;
 }
 
 /** What a write stores for the insights: the pending counts and marks, and `pendingSince` as read (kept while counts are pending). */
@@ -58,7 +60,10 @@ export abstract class UserStateStore {
     return new Promise((resolve, reject) => this.reads.add(tenantId, { userId, resolve, reject }));
   }
 
-  /** `expectedVersion` undefined: insert a new row. Without `insights`, the row's insights columns stay as they are. */
+  /**
+   * `expectedVersion` undefined: insert a new row. Without `insights`, the row's insights columns stay as
+   * they are; with `recentActions` undefined, so does its record of recent actions.
+   */
   abstract write(
     tenantId: string,
     userId: string,
@@ -66,6 +71,7 @@ export abstract class UserStateStore {
     expectedVersion: number | undefined,
     now: number,
     insights?: InsightsWrite,
+    recentActions?: string | null,
   ): Promise<boolean>;
 
   /** The stored rows of up to MAX_READ_BATCH distinct users of one tenant (absent users have none). */
@@ -80,18 +86,20 @@ export abstract class UserStateStore {
 
 /** `SELECT … WHERE tenant_id = ? AND user_id IN (?, …)` for `size` users: a range of the primary key. */
 const selectUsers = (size: number): string =>
-  `SELECT user_id, state, version, pending_insights, pending_since, insight_marks FROM sdk_user_states WHERE tenant_id = ? AND user_id IN (${new Array(size).fill('?').join(', ')})`;
+  `SELECT user_id, state, version, pending_insights, pending_since, insight_marks, recent_actions FROM sdk_user_states WHERE tenant_id = ? AND user_id IN (${new Array(size).fill('?').join(', ')})`;
 
 const UPDATE_SET = 'UPDATE sdk_user_states SET state = ?, version = version + 1, updated_at = ?';
 const UPDATE_WHERE = 'WHERE tenant_id = ? AND user_id = ? AND version = ?';
-/** The conditional updates: the document; with the insights; with them and `pending_since`. */
-const UPDATE = `${UPDATE_SET} ${UPDATE_WHERE}`;
-const UPDATE_INSIGHTS = `${UPDATE_SET}, pending_insights = ?, insight_marks = ? ${UPDATE_WHERE}`;
-const UPDATE_INSIGHTS_SINCE = `${UPDATE_SET}, pending_insights = ?, insight_marks = ?, pending_since = ? ${UPDATE_WHERE}`;
+const SET_INSIGHTS = ', pending_insights = ?, insight_marks = ?';
+const SET_SINCE = ', pending_since = ?';
+const SET_RECENT_ACTIONS = ', recent_actions = ?';
 const INSERT =
-  'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at, pending_insights, insight_marks, pending_since) VALUES (?, ?, ?, 1, ?, ?, ?, ?)';
+  'INSERT INTO sdk_user_states (tenant_id, user_id, state, version, updated_at, pending_insights, insight_marks, pending_since, recent_actions) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)';
 
-/** A write's statement and values: which update (or the insert) it takes, as `insights` says. */
+/**
+ * A write's statement and values: the insert, or the conditional update of the document with the
+ * insights (and `pending_since` when it changes) as `insights` says, and the recent actions when given.
+ */
 function writeStatement(
   tenantId: string,
   userId: string,
@@ -99,20 +107,29 @@ function writeStatement(
   expectedVersion: number | undefined,
   now: number,
   insights: InsightsWrite | undefined,
+  recentActions: string | null | undefined,
 ): { sql: string; values: unknown[] } {
   const pending = insights?.pending ?? null;
   const marks = insights?.marks ?? null;
   const since = pending === null ? null : (insights?.pendingSinceBefore ?? now);
   if (expectedVersion === undefined) {
-    return { sql: INSERT, values: [tenantId, userId, json, now, pending, marks, since] };
+    return { sql: INSERT, values: [tenantId, userId, json, now, pending, marks, since, recentActions ?? null] };
   }
-  const where = [tenantId, userId, expectedVersion];
-  if (!insights) {
-    return { sql: UPDATE, values: [json, now, ...where] };
+  let sql = UPDATE_SET;
+  const values: unknown[] = [json, now];
+  if (insights) {
+    sql += SET_INSIGHTS;
+    values.push(pending, marks);
+    if (since !== insights.pendingSinceBefore) {
+      sql += SET_SINCE;
+      values.push(since);
+    }
   }
-  return since === insights.pendingSinceBefore
-    ? { sql: UPDATE_INSIGHTS, values: [json, now, pending, marks, ...where] }
-    : { sql: UPDATE_INSIGHTS_SINCE, values: [json, now, pending, marks, since, ...where] };
+  if (recentActions !== undefined) {
+    sql += SET_RECENT_ACTIONS;
+    values.push(recentActions);
+  }
+  return { sql: `${sql} ${UPDATE_WHERE}`, values: [...values, tenantId, userId, expectedVersion] };
 }
 
 interface UserStateRow {
@@ -122,6 +139,7 @@ interface UserStateRow {
   pending_insights: string | null;
   pending_since: number | string | null;
   insight_marks: string | null;
+  recent_actions: string | null;
 }
 
 const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
@@ -131,6 +149,7 @@ const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
     pendingInsights: row.pending_insights,
     pendingSince: row.pending_since === null ? null : Number(row.pending_since),
     insightMarks: row.insight_marks,
+    recentActions: row.recent_actions,
   };
 
 /** The parts of a better-sqlite3 `Database` used here. */
@@ -172,8 +191,9 @@ class SqliteUserStateStore extends UserStateStore {
     expectedVersion: number | undefined,
     now: number,
     insights?: InsightsWrite,
+    recentActions?: string | null,
   ): Promise<boolean> {
-    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights);
+    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights, recentActions);
     return whenSqliteIdle(this.database, () => {
       try {
         return this.prepared(sql).run(...values).changes === 1;
@@ -211,8 +231,9 @@ class MysqlUserStateStore extends UserStateStore {
     expectedVersion: number | undefined,
     now: number,
     insights?: InsightsWrite,
+    recentActions?: string | null,
   ): Promise<boolean> {
-    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights);
+    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights, recentActions);
     try {
       return ((await this.execute(sql, values)) as { affectedRows: number }).affectedRows === 1;
     } catch (error) {

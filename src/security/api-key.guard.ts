@@ -155,7 +155,7 @@ export class AdminKeyGuard extends ApiKeyGuard {
     if (!roleAllows(key.role, needed)) {
       throw new DomainError(ErrorCode.FORBIDDEN, `the key '${key.name}' has the role ${key.role}; this route needs ${needed}`);
     }
-    setAuditActor(request, key.name);
+    setAuditActor(request, key.name, key.role);
     return true;
   }
 }

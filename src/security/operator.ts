@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { parseOperatorUser } from '../common/request-headers';
+import type { AdminRole } from './admin-roles';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 
 /*
@@ -8,20 +9,24 @@ import { InjectSettings, OrchestrationSettings } from '../orchestration-options'
  * request in, else the configured default user (docs/decisions/0001-wire-rules-and-errors.md).
  */
 
-/** The name of the admin key that let each request in, set by the guard that checked it. */
-const actors = new WeakMap<object, string>();
+/** The name (and role, when known) of the admin key that let each request in, set by the guard that checked it. */
+const actors = new WeakMap<object, { actor: string; role: AdminRole | null }>();
 
 /**
  * Names the operator key of a request: the actor of its audit entries, and its operator when
  * the request sends no `user` header. The service's own key guard calls it; a
- * host's guard may too, so its operators show up by name.
+ * host's guard may too, so its operators show up by name — and, with `role`, the operator's view
+ * offers them only what that role may do (`GET /{admin}/whoami`).
  */
-export function setAuditActor(request: FastifyRequest, actor: string): void {
-  actors.set(request, actor);
+export function setAuditActor(request: FastifyRequest, actor: string, role?: AdminRole): void {
+  actors.set(request, { actor, role: role ?? null });
 }
 
 /** The name a guard gave the request's key, or null. */
-export const requestActor = (request: FastifyRequest): string | null => actors.get(request) ?? null;
+export const requestActor = (request: FastifyRequest): string | null => actors.get(request)?.actor ?? null;
+
+/** The role a guard gave the request's key, or null (no guard, or a host's guard that names no role). */
+export const requestRole = (request: FastifyRequest): AdminRole | null => actors.get(request)?.role ?? null;
 
 /** The request as `OperatorUserPipe` needs it: its headers and the name of the key that let it in. */
 interface OperatorSources {

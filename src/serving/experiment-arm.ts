@@ -4,7 +4,7 @@ import type { CtaRule } from '../ctas/cta.types';
 
 /**
  * Which arm of a CTA's experiment a user is in, and what the holdout arm is served (docs/experiments.md,
- * docs/decisions/0024-experiments.md): one decision for the launch, the merge's counting, explain and simulate.
+ * docs/decisions/0026-experiments.md): one decision for the launch, the merge's counting, explain and simulate.
  */
 
 export const EXPERIMENT_ARMS = ['treatment', 'holdout'] as const;

@@ -9,9 +9,10 @@ const cta = (fields: Partial<ServingCandidate> = {}): ServingCandidate => ({
   isTest: false,
   expiresAt: null,
   eligibility: { includes: ['all'], excludes: [] },
+  capExempt: false,
   ...fields,
 });
-const everyone: ServingAudience = { cohorts: ['all'], testCtas: undefined };
+const everyone: ServingAudience = { cohorts: ['all'], testCtas: undefined, overCap: false };
 const reasons = (fields: Partial<ServingCandidate>, audience = everyone): string[] => blockNames(servingBlocks(cta(fields), audience, NOW));
 
 describe('servingBlocks: the time and status of a CTA', () => {
@@ -43,12 +44,26 @@ describe('servingBlocks: cohorts', () => {
     [{ includes: [], excludes: [] }, ['all'], ['NOT_INCLUDED']],
     [{ includes: ['beta'], excludes: ['all'] }, ['all'], ['NOT_INCLUDED', 'EXCLUDED']],
   ])('%j with cohorts %j: %j', (eligibility, cohorts, expected) => {
-    expect(reasons({ eligibility }, { cohorts, testCtas: undefined })).toEqual(expected);
+    expect(reasons({ eligibility }, { cohorts, testCtas: undefined, overCap: false })).toEqual(expected);
+  });
+});
+
+describe('servingBlocks: the exposure cap', () => {
+  const overCap: ServingAudience = { ...everyone, overCap: true };
+
+  it('withholds a CTA from a user over the cap unless it is capExempt, beside its other reasons', () => {
+    expect(reasons({}, overCap)).toEqual(['EXPOSURE_CAP_REACHED']);
+    expect(reasons({ capExempt: true }, overCap)).toEqual([]);
+    expect(reasons({ status: 'paused' }, overCap)).toEqual(['NOT_LIVE', 'EXPOSURE_CAP_REACHED']);
+  });
+
+  it('serves the test CTAs listing the user however many actions they had', () => {
+    expect(reasons({ isTest: true, expiresAt: NOW + 1 }, { ...overCap, testCtas: new Set([7]) })).toEqual([]);
   });
 });
 
 describe('servingBlocks: test CTAs', () => {
-  const listing = (ids: number[]): ServingAudience => ({ cohorts: [], testCtas: new Set(ids) });
+  const listing = (ids: number[]): ServingAudience => ({ cohorts: [], testCtas: new Set(ids), overCap: false });
 
   it('serves an unexpired test CTA to the users it lists, whatever their cohorts', () => {
     expect(reasons({ isTest: true, expiresAt: NOW + 1, eligibility: { includes: ['beta'], excludes: ['all'] } }, listing([7]))).toEqual([]);

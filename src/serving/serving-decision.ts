@@ -6,13 +6,16 @@ import { CtaTiming, RUNNING_STATUSES, startedBy, unexpiredAt } from '../cta-stat
  * for the launch, which only asks whether a CTA is served (`servingBlocks(…) === 0`), and for the
  * explain tool, which asks why not (`blockNames`). Served: live, or scheduled with its start passed;
  * its end not reached; and for a test CTA, unexpired and listing the user (cohorts are not looked
- * at), for any other CTA, a cohort of `includes` and none of `excludes` (README "Cohorts").
+ * at), for any other CTA, a cohort of `includes` and none of `excludes` (README "Cohorts"), and, while the
+ * user is over the tenant's exposure cap, exempt from it (docs/exposure-policy.md).
  */
 
 /** What the decision reads of a CTA. */
 export interface ServingCandidate extends CtaTiming {
   id: number;
   eligibility: CohortEligibility;
+  /** Served over the exposure cap (docs/exposure-policy.md). */
+  capExempt: boolean;
 }
 
 /** What it reads of the user at this launch. */
@@ -20,6 +23,8 @@ export interface ServingAudience {
   cohorts: readonly string[];
   /** Ids of the test CTAs that list the user. */
   testCtas: ReadonlySet<number> | undefined;
+  /** Whether the user's actions reach the tenant's exposure cap at this launch (docs/exposure-policy.md). */
+  overCap: boolean;
 }
 
 /** Each reason a CTA is not served, one bit each; the order is the order explanations list them in. */
@@ -31,6 +36,7 @@ export const SERVING_BLOCKS = {
   TEST_CTA_NOT_LISTED: 16,
   NOT_INCLUDED: 32,
   EXCLUDED: 64,
+  EXPOSURE_CAP_REACHED: 128,
 } as const;
 export type ServingBlock = keyof typeof SERVING_BLOCKS;
 
@@ -65,6 +71,7 @@ export function servingBlocks(cta: ServingCandidate, audience: ServingAudience, 
   } else {
     if (!meets(cta.eligibility.includes, audience.cohorts)) blocks |= SERVING_BLOCKS.NOT_INCLUDED;
     if (meets(cta.eligibility.excludes, audience.cohorts)) blocks |= SERVING_BLOCKS.EXCLUDED;
+    if (audience.overCap && !cta.capExempt) blocks |= SERVING_BLOCKS.EXPOSURE_CAP_REACHED;
   }
   return blocks;
 }

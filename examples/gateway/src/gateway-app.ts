@@ -3,6 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import {
   ORCHESTRATION_FASTIFY_OPTIONS,
   registerJsonBodyParser,
+  registerLargeBodyLane,
   registerMemberUploads,
   registerSdkRequestLimits,
 } from 'cta-orchestration-service';
@@ -20,11 +21,12 @@ export const GATEWAY_APPLICATION_OPTIONS = { bodyParser: false } as const;
 export function configureGateway(app: NestFastifyApplication): void {
   app.setGlobalPrefix(GATEWAY_GLOBAL_PREFIX);
   const fastify = app.getHttpAdapter().getInstance();
-  // The module's JSON bodies (its nesting limit), cohort member uploads as CSV streams, and the SDK routes' body limit and
-  // per-user turns, before the routes are registered at init.
+  // The module's JSON bodies (its nesting limit), cohort member uploads as CSV streams, the SDK routes' body limit and
+  // per-user turns, and the large-body lane, before the routes are registered at init.
   registerJsonBodyParser(fastify);
   registerMemberUploads(fastify);
   registerSdkRequestLimits(fastify);
+  registerLargeBodyLane(fastify);
   app.enableShutdownHooks();
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { StateMachineDto } from '../../sdk/dto/snapshot-request.dto';
 import type { StateMachine } from '../../sdk/snapshot-request';
-import type { ExportedCtaState, ExportedTagState, ExportedUserState } from '../../sdk/user-data';
+import type { ExportedAction, ExportedCtaState, ExportedTagState, ExportedUserState } from '../../sdk/user-data';
 import type { AppUserData, ErasedCounts } from '../app-users.service';
 
 const EPOCH_MS_LIST = { type: 'array', items: { type: 'integer', format: 'int64' } } as const;
@@ -43,12 +43,27 @@ export class ExportedTagStateDto implements ExportedTagState {
   ctasResetAt: CtaResetAtDto[];
 }
 
+class ExportedActionDto implements ExportedAction {
+  @ApiProperty({ description: 'the CTA id, as a string' })
+  ctaId: string;
+
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'when the device reported the action (epoch ms)' })
+  at: number;
+}
+
 export class ExportedUserStateDto implements ExportedUserState {
   @ApiProperty({ type: [ExportedCtaStateDto], description: 'by CTA id' })
   ctas: ExportedCtaStateDto[];
 
   @ApiProperty({ type: [ExportedTagStateDto], description: 'by tag name' })
   behaviourTags: ExportedTagStateDto[];
+
+  @ApiProperty({
+    type: [ExportedActionDto],
+    description:
+      "the user's newest actions across all CTAs (at most 1,000, newest first), which the exposure policy counts; kept after a CTA ends",
+  })
+  recentActions: ExportedActionDto[];
 }
 
 /** `GET /app-users/{userId}`. */

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { ListCtasQueryDto } from '../../ctas/dto/list-ctas-query.dto';
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../audit.types';
 
@@ -8,11 +8,14 @@ const EPOCH_MS = /^\d{1,15}$/;
 /** Paging of `GET /audit` and the history routes: the CTA list's. */
 export class AuditPageQueryDto extends PickType(ListCtasQueryDto, ['pageNumber', 'pageSize'] as const) {}
 
-/** Query of `GET /audit`; every filter is an exact match, and an unknown value simply matches nothing. */
+/**
+ * Query of `GET /audit`; every filter is an exact match. entityType and action take only their values: a typo
+ * (`aprove`) would otherwise answer an empty page that reads as "nobody did that".
+ */
 export class AuditQueryDto extends AuditPageQueryDto {
-  @ApiPropertyOptional({ description: `One of ${AUDIT_ENTITY_TYPES.join(', ')}` })
+  @ApiPropertyOptional({ enum: AUDIT_ENTITY_TYPES, description: `One of ${AUDIT_ENTITY_TYPES.join(', ')}` })
   @IsOptional()
-  @IsString()
+  @IsIn(AUDIT_ENTITY_TYPES, { message: `entityType must be one of ${AUDIT_ENTITY_TYPES.join(', ')}` })
   entityType?: string;
 
   @ApiPropertyOptional({ description: 'CTA id, behaviour tag name, event name or cohort name (with entityType)' })
@@ -30,9 +33,9 @@ export class AuditQueryDto extends AuditPageQueryDto {
   @IsString()
   user?: string;
 
-  @ApiPropertyOptional({ description: `One of ${AUDIT_ACTIONS.join(', ')}` })
+  @ApiPropertyOptional({ enum: AUDIT_ACTIONS, description: `One of ${AUDIT_ACTIONS.join(', ')}` })
   @IsOptional()
-  @IsString()
+  @IsIn(AUDIT_ACTIONS, { message: `action must be one of ${AUDIT_ACTIONS.join(', ')}` })
   action?: string;
 
   @ApiPropertyOptional({ description: 'Entries at or after this time: epoch ms, a decimal integer' })

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, Equals, IsArray, IsInt, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
 import type { CtaExperiment } from '../cta-experiment';
 import { JsonDocument } from '../../common/validation';
 import type { CtaRule } from '../cta.types';
@@ -77,6 +77,17 @@ export class CtaFieldsDto {
   })
   @IsOptional()
   experiment?: Partial<CtaExperiment> | null;
+
+  @ApiPropertyOptional({
+    type: 'boolean',
+    example: false,
+    description:
+      "Served however many actions the user had under the tenant's exposure policy (docs/exposure-policy.md); its actions " +
+      'still count. Default false on create; omitted on update keeps the value. Never sent to devices.',
+  })
+  @ValidateIf((_body: unknown, value: unknown) => value !== undefined)
+  @IsBoolean()
+  capExempt?: boolean;
 }
 
 export class CreateCtaDto extends CtaFieldsDto {

@@ -69,6 +69,9 @@ export class CtaRecordDto implements CtaRecord {
   })
   experiment: CtaExperiment | null;
 
+  @ApiPropertyOptional({ description: 'served over the exposure cap (docs/exposure-policy.md); never sent to devices' })
+  capExempt: boolean;
+
   @ApiPropertyOptional(EPOCH_MS)
   createdAt: number;
 

@@ -47,6 +47,19 @@ export class ReasonDto implements Reason {
 
   @ApiProperty()
   message: string;
+
+  @ApiPropertyOptional({ type: 'integer', description: "EXPOSURE_CAP_REACHED only: the user's actions in the policy's window" })
+  count?: number;
+
+  @ApiPropertyOptional({ type: 'integer', description: "EXPOSURE_CAP_REACHED only: the policy's maxActions" })
+  limit?: number;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    description: 'EXPOSURE_CAP_REACHED only: when the window frees a slot (ISO 8601, UTC); the next launch after it is served again',
+  })
+  freesAt?: string;
 }
 
 const capCount: ApiPropertyOptions = {

@@ -1,23 +1,33 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
+import { IsOptional, ValidateBy } from 'class-validator';
 import { CTA_STATUSES, type CtaStatus } from '../../ctas/cta.types';
-import { DAY_PATTERN, dayFormatMessage, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../insight-range';
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, utcDayProblem } from '../insight-range';
 import type { CtaInsights, CtaInsightsSummary, InsightsDay, InsightsNow, InsightsOverview, InsightsTotals } from '../insights.types';
 import { INSIGHTS_RANGE_EXAMPLE } from '../insights-api-examples';
 
-/** Query of both insights routes; the days' calendar, order and span are checked by `dayRange`. */
+/** A day of the calendar as YYYY-MM-DD; each malformed day of a query is named (docs/operator-view.md). */
+const IsUtcDay = () =>
+  ValidateBy({
+    name: 'isUtcDay',
+    validator: {
+      validate: (value: unknown) => utcDayProblem('', value) === null,
+      defaultMessage: (args) => utcDayProblem(args?.property ?? 'day', args?.value) ?? '',
+    },
+  });
+
+/** Query of both insights routes; the days' order and span are checked by `dayRange`. */
 export class InsightsQueryDto {
   @ApiPropertyOptional({
     description: `First day, UTC, inclusive (YYYY-MM-DD). Default: ${DEFAULT_RANGE_DAYS} days ending on \`to\`; at most ${MAX_RANGE_DAYS} days in all.`,
     example: INSIGHTS_RANGE_EXAMPLE.from,
   })
   @IsOptional()
-  @Matches(DAY_PATTERN, { message: dayFormatMessage('from') })
+  @IsUtcDay()
   from?: string;
 
   @ApiPropertyOptional({ description: 'Last day, UTC, inclusive (YYYY-MM-DD). Default: today (UTC).', example: INSIGHTS_RANGE_EXAMPLE.to })
   @IsOptional()
-  @Matches(DAY_PATTERN, { message: dayFormatMessage('to') })
+  @IsUtcDay()
   to?: string;
 }
 

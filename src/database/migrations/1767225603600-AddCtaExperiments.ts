@@ -2,11 +2,11 @@ import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
 import { MigrationColumns } from '../migration-columns';
 
 /**
- * Experiments (docs/decisions/0024-experiments.md): each CTA's experiment, and the per-arm counts the
+ * Experiments (docs/decisions/0026-experiments.md): each CTA's experiment, and the per-arm counts the
  * insights fold adds up (what each user has been counted in lives in their insight marks).
  */
-export class AddCtaExperiments1767225603500 implements MigrationInterface {
-  name = 'AddCtaExperiments1767225603500';
+export class AddCtaExperiments1767225603600 implements MigrationInterface {
+  name = 'AddCtaExperiments1767225603600';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const column = new MigrationColumns(queryRunner);

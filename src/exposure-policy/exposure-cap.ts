@@ -1,0 +1,37 @@
+import { calendarDayOf } from './calendar-days';
+import { ActiveExposurePolicy, ExposureWindow, isCalendarDay, UNIT_MS } from './exposure-policy';
+
+/**
+ * The exposure cap at a launch (docs/exposure-policy.md): the user's actions in the policy's window,
+ * across all the tenant's CTAs, against `maxActions`.
+ */
+
+/** The cap reached: the actions counted, the limit, and when the window frees a slot (epoch ms). */
+export interface ExposureCapReached {
+  count: number;
+  limit: number;
+  freesAt: number;
+}
+
+/** The first instant the window counts at `now`: a rolling window's length back, or the calendar day's start. */
+export function windowStart(window: ExposureWindow, now: number): number {
+  return isCalendarDay(window) ? calendarDayOf(window.calendarDay, now).start : now - window.value * UNIT_MS[window.unit] + 1;
+}
+
+/**
+ * Whether the user's actions in the window (`actionsNewestFirst`: their times since `windowStart`,
+ * newest first, one per action) reach the cap; null when they do not. A slot frees when the count
+ * falls below the limit: a rolling window when its `maxActions`-th newest action leaves it, a calendar
+ * day when the next day starts.
+ */
+export function exposureCapOf(policy: ActiveExposurePolicy, actionsNewestFirst: readonly number[], now: number): ExposureCapReached | null {
+  const { maxActions: limit, window } = policy;
+  const count = actionsNewestFirst.length;
+  if (count < limit) {
+    return null;
+  }
+  const freesAt = isCalendarDay(window)
+    ? calendarDayOf(window.calendarDay, now).end
+    : actionsNewestFirst[limit - 1] + window.value * UNIT_MS[window.unit];
+  return { count, limit, freesAt };
+}

@@ -1,0 +1,21 @@
+import type { AdminRole } from '../security/admin-roles';
+
+/** The writes the operator's view offers, each allowed by the role its route declares. */
+export interface OperatorMay {
+  update: boolean;
+  changeStatus: boolean;
+  approve: boolean;
+  restore: boolean;
+  exportUser: boolean;
+  eraseUser: boolean;
+}
+
+/** `GET /{admin}/whoami`: who the calling key is and what it may change (the view reads it too: plain types only here). */
+export interface Whoami {
+  /** The tenant the view reads (x-tenant-id, else the default). */
+  tenantId: string;
+  name: string | null;
+  role: AdminRole | null;
+  approvalsRequired: boolean;
+  may: OperatorMay;
+}

@@ -1,0 +1,105 @@
+import type { MachineAge, UserState } from './user-state';
+import { MAX_STORED_LIST_ENTRIES } from './user-state';
+
+/**
+ * A user's recent actions across all the tenant's CTAs (docs/exposure-policy.md): what the exposure cap
+ * counts. Each CTA's `actionDoneAt` ends with its state when the launch prunes an ended CTA, so every
+ * write of the user's state first folds the state's actions into this record, which outlives them.
+ * Kept beside the document (`sdk_user_states.recent_actions`) as `[at, ctaId, at, ctaId, …]`, newest
+ * first, one pair per action: the newest MAX_STORED_LIST_ENTRIES, which is as many as the largest cap
+ * (1,000) ever needs — a count that reaches the cap, and when its slot frees, read only the newest
+ * `maxActions`.
+ */
+
+/** Flat pairs `[at, ctaId, …]`, newest first (then by CTA id). */
+export type RecentActions = readonly number[];
+
+export const NO_RECENT_ACTIONS: RecentActions = [];
+
+export function parseRecentActions(text: string | null): RecentActions {
+  return text === null ? NO_RECENT_ACTIONS : (JSON.parse(text) as number[]);
+}
+
+export const recentActionsText = (actions: RecentActions): string | null => (actions.length === 0 ? null : JSON.stringify(actions));
+
+/** The state's actions as pairs, with those `since` or later only. */
+function stateActions(state: UserState<MachineAge>, since: number): number[] {
+  const pairs: number[] = [];
+  for (const [ctaId, cta] of state.ctas) {
+    const id = Number(ctaId);
+    for (const at of cta.actionDoneAt) {
+      if (at >= since) pairs.push(at, id);
+    }
+  }
+  return pairs;
+}
+
+/** Pairs newest first, each action once. */
+function newestFirst(pairs: number[]): number[] {
+  const order: [number, number][] = [];
+  const seen = new Set<string>();
+  for (let index = 0; index < pairs.length; index += 2) {
+    const key = `${pairs[index]}:${pairs[index + 1]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    order.push([pairs[index], pairs[index + 1]]);
+  }
+  order.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  return order.flat();
+}
+
+/**
+ * The record after a write of `state`: the newest MAX_STORED_LIST_ENTRIES of the record and the state's
+ * actions together. Answers `recorded` itself when the state adds nothing (the common case: a write
+ * that changes no `actionDoneAt`), so an unchanged write stays unchanged.
+ */
+export function foldRecentActions(recorded: RecentActions, state: UserState<MachineAge>): RecentActions {
+  // A full record keeps nothing older than its oldest.
+  const floor = recorded.length >= 2 * MAX_STORED_LIST_ENTRIES ? recorded[recorded.length - 2] : Number.NEGATIVE_INFINITY;
+  const known = new Map<number, number[]>();
+  for (let index = 0; index < recorded.length; index += 2) {
+    const ctas = known.get(recorded[index]);
+    if (ctas) ctas.push(recorded[index + 1]);
+    else known.set(recorded[index], [recorded[index + 1]]);
+  }
+  const candidates = stateActions(state, floor);
+  const added: number[] = [];
+  for (let index = 0; index < candidates.length; index += 2) {
+    if (known.get(candidates[index])?.includes(candidates[index + 1]) !== true) added.push(candidates[index], candidates[index + 1]);
+  }
+  return added.length === 0 ? recorded : newestFirst(newestCandidates([...recorded, ...added])).slice(0, 2 * MAX_STORED_LIST_ENTRIES);
+}
+
+/**
+ * The pairs that may be among the newest MAX_STORED_LIST_ENTRIES: those at or after the time of the
+ * 2 × MAX_STORED_LIST_ENTRIES-th newest (room for as many repeats). A body within the SDK limit can
+ * carry some 70,000 action times; ranking them all as pairs cost far more than sorting the times.
+ */
+function newestCandidates(pairs: number[]): number[] {
+  const count = pairs.length / 2;
+  if (count <= 2 * MAX_STORED_LIST_ENTRIES) {
+    return pairs;
+  }
+  const times = new Float64Array(count);
+  for (let index = 0; index < count; index++) times[index] = pairs[2 * index];
+  times.sort();
+  const threshold = times[count - 2 * MAX_STORED_LIST_ENTRIES];
+  const kept: number[] = [];
+  for (let index = 0; index < pairs.length; index += 2) {
+    if (pairs[index] >= threshold) kept.push(pairs[index], pairs[index + 1]);
+  }
+  return kept;
+}
+
+/** The times of the user's actions `since` or later, newest first, one per action: the record's and the state's not recorded yet. */
+export function actionTimesSince(recorded: RecentActions, state: UserState<MachineAge>, since: number): number[] {
+  const pairs: number[] = [];
+  for (let index = 0; index < recorded.length && recorded[index] >= since; index += 2) {
+    pairs.push(recorded[index], recorded[index + 1]);
+  }
+  pairs.push(...stateActions(state, since));
+  const ordered = newestFirst(pairs);
+  const times: number[] = [];
+  for (let index = 0; index < ordered.length; index += 2) times.push(ordered[index]);
+  return times;
+}
