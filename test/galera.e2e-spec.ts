@@ -71,10 +71,11 @@ describeOnMysql(`one database through two servers [${GALERA.length >= 2 ? 'galer
       expect(await stores[winner].read('galera', '1')).toEqual({
         json: `{"round":${round},"by":${winner}}`,
         version: version + 1,
-        // A write without insights counts leaves the row's as they were (none here).
+        // A write without insights counts or actions leaves the row's as they were (none here).
         pendingInsights: null,
         pendingSince: null,
         insightMarks: null,
+        recentActions: null,
       });
     }
   });
