@@ -192,15 +192,17 @@ async function seedTenant(
   const document = userStateDocument(liveIds.slice(0, CTAS_WITH_STATE), tagOf, now);
   const recentActions = JSON.stringify(liveIds.slice(0, CTAS_WITH_STATE).flatMap((id) => [now - 3600_000, id]));
   await db.transaction(async () => {
+    // recent_actions only with a policy: a BENCH_BASELINE build from before the exposure policy has no such column.
+    const columns = ['tenant_id', 'user_id', 'state', 'version', 'updated_at', ...(exposurePolicy ? ['recent_actions'] : [])];
     const rows = Array.from({ length: users }, (_, index) => [
       tenantId,
       String(1_000_000_000 + index),
       document,
       1,
       now,
-      exposurePolicy ? recentActions : null,
+      ...(exposurePolicy ? [recentActions] : []),
     ]);
-    await insertRows(db, 'sdk_user_states', ['tenant_id', 'user_id', 'state', 'version', 'updated_at', 'recent_actions'], rows, 1000);
+    await insertRows(db, 'sdk_user_states', columns, rows, 1000);
     if (exposurePolicy) {
       await insertRows(
         db,

@@ -11,7 +11,7 @@ import { CTA_STATUSES, CtaStatus } from '../ctas/cta.types';
 /** Devices run the rules of live and scheduled CTAs (docs/decisions/0002-status-lifecycle-and-live-edits.md): a scheduled one turns live on the device when its start passes. */
 export const RUNNING_STATUSES: readonly CtaStatus[] = ['live', 'scheduled'];
 
-/** CTAs devices run, or will again when they resume (paused): the SDK catalogue holds them (docs/decisions/0006-user-state-merge.md), and their cohorts stay (§12). */
+/** CTAs devices run, or will again when they resume (paused): the SDK catalogue holds them (docs/decisions/0006-user-state-merge.md), and their cohorts stay (docs/decisions/0008-cohorts.md). */
 export const IN_PLAY_STATUSES: readonly CtaStatus[] = ['live', 'scheduled', 'paused'];
 
 /** A CTA's body may be edited freely while no device runs it and it is not over. */
