@@ -82,6 +82,12 @@ export function registerSdkRequestLimits(
   };
   const bodyOrNothing: preParsingHookHandler = (request, _reply, payload, done) => {
     const declared = Number(request.headers['content-length']);
+    // A body of a declared length within the limit is read as it is: HTTP framing holds it to that
+    // length, and a stream per launch would cost every device (docs/benchmarks.md).
+    if (declared <= limit) {
+      done(null, payload);
+      return;
+    }
     const onOversized = () => {
       metrics?.sdkBodyOversized(request.routeOptions.url ?? 'unmatched');
       const user = sdkUserOf(request.headers);
