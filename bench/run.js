@@ -21,8 +21,8 @@
  *
  * Insights (docs/decisions/0018-campaign-insights.md): a tenant of 1,000 CTAs with a year of folded rows
  * and 2,000 users' pending counts, read for one CTA and for the tenant over 366 days. With
- * BENCH_BASELINE, delta merges of this build and of that one are measured in interleaved rounds, each
- * on a fresh database seeded alike (the merge's cost of a change, side by side in one run).
+ * BENCH_BASELINE, launches and delta merges of this build and of that one are measured in interleaved
+ * rounds, each on a fresh database seeded alike (a change's cost, side by side in one run).
  *
  * Then bench/instances.js (several instances, bad actors) and bench/fair-work.js (issue 27: every
  * route's worst body against JSON.parse, isolation under abuse, unknown tenants, the attack).
@@ -399,24 +399,34 @@ async function mergeService(kind, suffix, root) {
 }
 
 /**
- * Delta merges of this build and of BENCH_BASELINE's, in interleaved rounds, each on a fresh database
- * seeded alike, so that neither merges into documents the other's earlier runs grew.
+ * Launches, then delta merges, of this build and of BENCH_BASELINE's, in interleaved rounds, each on
+ * a fresh database seeded alike, so that neither merges into documents the other's earlier runs grew:
+ * a regression of either shows in one run, whatever the machine.
  */
-async function measureMergeAgainstBaseline(kind) {
+async function measureAgainstBaseline(kind) {
   const current = await mergeService(kind, '-merge-this', undefined);
   const baseline = await mergeService(kind, '-merge-baseline', BASELINE);
+  const baselineName = path.basename(BASELINE);
   try {
-    const [thisBuild, baselineBuild] = await measureInterleaved([
+    const [launchThisBuild, launchBaseline] = await measureInterleaved([
+      ['launch, this build', launchOptions(current.service.base, SMALL.users, SMALL.tenantId), current.service],
+      [`launch, baseline build (${baselineName})`, launchOptions(baseline.service.base, SMALL.users, SMALL.tenantId), baseline.service],
+    ]);
+    console.log(
+      `  launches of this build against the baseline's: ${slowerBy(1 - launchThisBuild.requestsPerSecond / launchBaseline.requestsPerSecond)}`,
+    );
+    const [mergeThisBuild, mergeBaseline] = await measureInterleaved([
       ['delta merge, this build', mergeOptions(current.service.base, current.ctaId, new Set(), 'this'), current.service],
       [
-        `delta merge, baseline build (${path.basename(BASELINE)})`,
+        `delta merge, baseline build (${baselineName})`,
         mergeOptions(baseline.service.base, baseline.ctaId, new Set(), 'base'),
         baseline.service,
       ],
     ]);
-    const slower = 1 - thisBuild.requestsPerSecond / baselineBuild.requestsPerSecond;
-    console.log(`  merges of this build against the baseline's: ${slowerBy(slower)}`);
-    return { mergeThisBuild: thisBuild, mergeBaseline: baselineBuild };
+    console.log(
+      `  merges of this build against the baseline's: ${slowerBy(1 - mergeThisBuild.requestsPerSecond / mergeBaseline.requestsPerSecond)}`,
+    );
+    return { launchThisBuild, launchBaseline, mergeThisBuild, mergeBaseline };
   } finally {
     await current.stop();
     await baseline.stop();
@@ -653,7 +663,7 @@ async function benchDatabase(kind, results, references) {
     await db.close();
     await database.cleanup();
   }
-  if (BASELINE) Object.assign(rows, await measureMergeAgainstBaseline(kind));
+  if (BASELINE) Object.assign(rows, await measureAgainstBaseline(kind));
   const { ceiling, floor, rate, latency } = measured;
   results[kind] = { ceiling, floor, fixedRate: rate, latency, rows, launchBytes: body.length };
 }
@@ -760,6 +770,10 @@ function targets(results) {
       rows.insightsOverview.p99Ms < 250,
       `${rows.insightsOverview.p99Ms} ms`,
     );
+    if (rows.launchBaseline) {
+      const slower = 1 - rows.launchThisBuild.requestsPerSecond / rows.launchBaseline.requestsPerSecond;
+      check(`${name}: launches within 5% of the baseline build (issue 44)`, slower <= 0.05, slowerBy(slower));
+    }
     if (rows.mergeBaseline) {
       const slower = 1 - rows.mergeThisBuild.requestsPerSecond / rows.mergeBaseline.requestsPerSecond;
       const cpu =
