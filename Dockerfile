@@ -4,7 +4,7 @@
 # Without DB_URL the service keeps its data in the SQLite file /app/data/cta.sqlite (the volume);
 # DB_URL=mysql://user:pass@host:3306/db uses MySQL/MariaDB instead. Migrations run at start.
 
-# Node 20, the runtime the service is built and tested on (DESIGN §1). Debian, not Alpine, so
+# Node 20, the runtime the service is built and tested on (docs/decisions/0020-stack-and-versions.md). Debian, not Alpine, so
 # better-sqlite3's prebuilt glibc binary applies; the compilers below are its fallback.
 ARG NODE_IMAGE=node:20-bookworm-slim
 

@@ -9,7 +9,7 @@ type Json = Record<string, any>;
 
 /**
  * Journeys recorded by running the real mobile SDK's engine code (raven-client), one app session per
- * case, its clock set to each event's `at`: a copy of shared/examples/simulate/cases.json. A machine of
+ * case, its clock set to each event's `at`: test/fixtures/simulate-cases.json. A machine of
  * a rule without groupByKeys is named by the CTA id, written `$ctaId` there: what the simulator names
  * it for a CTA body, which has no id yet.
  */
