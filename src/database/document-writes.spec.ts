@@ -105,6 +105,17 @@ describe('document writes on MySQL/MariaDB', () => {
     expect(calls).toEqual(['destroy']);
   });
 
+  it('neither unprepare on nor keep a connection that the error closed (a command added then throws outside any promise)', async () => {
+    const { manager, calls } = await mysqlManager({
+      error: Object.assign(new Error('Connection lost: The server closed the connection.'), {
+        code: 'PROTOCOL_CONNECTION_LOST',
+        fatal: true,
+      }),
+    });
+    await expect(insertDocuments(manager, DocumentEntity, rows)).rejects.toBeInstanceOf(QueryFailedError);
+    expect(calls).toEqual(['destroy']);
+  });
+
   it('fail after the query timeout when nothing answers, not even the PREPARE (mysql2 times only the execute), and destroy the connection', async () => {
     const { manager, calls } = await mysqlManager('no answer', { enableQueryTimeout: true, maxQueryExecutionTime: 20 });
     const failure = await insertDocuments(manager, DocumentEntity, rows).catch((error: unknown) => error);

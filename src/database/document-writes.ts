@@ -1,5 +1,5 @@
 import { QueryFailedError, type EntityManager, type EntityTarget, type ObjectLiteral, type UpdateQueryBuilder } from 'typeorm';
-import { isQueryTimeout, timedExecute, type ExecutingConnection } from './query-timeout';
+import { connectionUsableAfter, timedExecute, type ExecutingConnection } from './query-timeout';
 
 /**
  * Writes whose values carry JSON documents as long as a body (rules, event properties, the audit's
@@ -37,7 +37,7 @@ async function run(manager: EntityManager, sql: string, values: unknown[]): Prom
   const timeout = options.enableQueryTimeout && options.maxQueryExecutionTime ? options.maxQueryExecutionTime : undefined;
   return new Promise((resolve, reject) =>
     timedExecute(connection, { sql, values, timeout }, (error, result) => {
-      if (!isQueryTimeout(error)) connection.unprepare(sql);
+      if (connectionUsableAfter(error)) connection.unprepare(sql);
       if (error) reject(new QueryFailedError(sql, values, error));
       else resolve({ affected: result.affectedRows, insertId: result.insertId });
     }),

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { LRUCache } from 'lru-cache';
-import { isQueryTimeout, QUERY_TIMEOUT_MS, timedExecute } from './query-timeout';
+import { connectionUsableAfter, QUERY_TIMEOUT_MS, timedExecute } from './query-timeout';
 
 /**
  * Reads on the launch's hot path straight on the driver, rows as arrays of column values: no
@@ -41,7 +41,7 @@ export function executeOnPool(pool: MysqlPool, sql: string, values: unknown[], r
         return;
       }
       timedExecute(connection, { sql, values, timeout: QUERY_TIMEOUT_MS, rowsAsArray }, (error, result) => {
-        if (!isQueryTimeout(error)) connection.release();
+        if (connectionUsableAfter(error)) connection.release();
         if (error) reject(error);
         else resolve(result);
       });

@@ -13,6 +13,14 @@ const QUERY_TIMEOUT_CODE = 'PROTOCOL_SEQUENCE_TIMEOUT';
 
 export const isQueryTimeout = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === QUERY_TIMEOUT_CODE;
 
+/**
+ * Whether a connection that answered `error` can take another command. mysql2 marks an error that
+ * closed the connection `fatal` (the network dropped, the server went away): a command added then
+ * (unprepare, another query) throws outside any promise and would bring the process down. A timeout
+ * is fatal as well. `timedExecute` destroys such a connection, so that a pool never lends it again.
+ */
+export const connectionUsableAfter = (error: unknown): boolean => !(error as { fatal?: unknown } | null)?.fatal && !isQueryTimeout(error);
+
 interface DestroyableConnection {
   destroy(): void;
 }
@@ -47,7 +55,7 @@ export interface ExecutingConnection<T> {
  * it is prepared, so through a partition a PREPARE would wait for the network to return (measured: the
  * whole 13 s stall of test/database-outage.e2e-spec.ts). Past `timeout` the connection is destroyed (as
  * above) and the callback gets mysql2's own timeout error, which answers 503. `settled` runs once, with
- * the connection still usable unless the error is a timeout.
+ * the connection still usable unless `connectionUsableAfter` says otherwise.
  */
 export function timedExecute<T>(
   connection: ExecutingConnection<T>,
@@ -59,7 +67,7 @@ export function timedExecute<T>(
     if (done) return;
     done = true;
     clearTimeout(timer);
-    if (isQueryTimeout(error)) connection.destroy();
+    if (!connectionUsableAfter(error)) connection.destroy();
     settled(error, result);
   };
   const timer =
