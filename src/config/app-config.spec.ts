@@ -17,7 +17,7 @@ describe('loadAppConfig', () => {
       sdkPrefix: 'cta',
       bodyLimitBytes: 1024 * 1024,
       sdkBodyLimitBytes: 1_048_576,
-      largeBodyLane: { slots: Math.min(availableParallelism(), 2), maxWaiting: 64, maxWaitMs: 10_000 },
+      largeBodyLane: { slots: 1, maxWaiting: 64, maxWaitMs: 10_000 },
       corsOrigins: ['*'],
       logLevel: 'info',
       schedulerIntervalMs: 10_000,

@@ -10,15 +10,20 @@ import type { MetricsService } from '../metrics/metrics.service';
 export const LARGE_BODY_BYTES = 64 * 1024;
 /** The cores of this machine: the lane never has more slots, since a slot keeps a core busy. */
 export const CORES = availableParallelism();
-/** Requests in the lane at a time by default (LARGE_BODY_SLOTS). */
-export const DEFAULT_LARGE_BODY_SLOTS = Math.min(CORES, 2);
+/**
+ * Requests in the lane at a time by default (LARGE_BODY_SLOTS): one. A Node process runs a request's
+ * JavaScript on one thread, so a second large body handled at once adds little throughput (the pace
+ * below bounds it anyway) but stacks its parse and merge on the first one's: the stall another
+ * tenant's launch can meet doubles (measured in docs/running-several-instances.md).
+ */
+export const DEFAULT_LARGE_BODY_SLOTS = 1;
 /** Large-body requests waiting for the lane at most by default (LARGE_BODY_MAX_WAITING); one more → 503. */
 export const DEFAULT_LARGE_BODY_MAX_WAITING = 64;
 /** How long a large-body request waits for the lane at most by default (LARGE_BODY_MAX_WAIT_MS), then 503. */
 export const DEFAULT_LARGE_BODY_MAX_WAIT_MS = 10_000;
 /**
  * The pace at which one instance takes large bodies in, all slots together: a slot is handed on
- * after a pause of its body's size at this rate's share per slot (1 MiB with 2 slots: 500 ms).
+ * after a pause of its body's size at this rate's share per slot (1 MiB with one slot: 250 ms; with 2 slots: 500 ms).
  * Taking a body in costs a few ms per 100 KB, and more for a route that validates it field by field,
  * so whatever ids, tenants and routes the large bodies come with, they keep at most about a third of
  * an instance busy — the pace one app user already has (SDK_USER_BYTES_PER_SECOND).
