@@ -23,19 +23,20 @@ export const DEFAULT_LARGE_BODY_MAX_WAITING = 64;
 export const DEFAULT_LARGE_BODY_MAX_WAIT_MS = 10_000;
 /**
  * The pace at which one instance takes large bodies in, all slots together: a slot is handed on
- * after a pause of its body's size at this rate's share per slot (1 MiB with one slot: 250 ms; with 2 slots: 500 ms).
- * Taking a body in costs a few ms per 100 KB, and more for a route that validates it field by field,
- * so whatever ids, tenants and routes the large bodies come with, they keep at most about a third of
- * an instance busy — the pace one app user already has (SDK_USER_BYTES_PER_SECOND).
+ * after a pause of its body's size at this rate's share per slot (1 MiB with one slot: 1 s). Parsing a
+ * 1 MB body holds the one JavaScript thread for 4–11 ms at a stretch, and every launch that arrives
+ * meanwhile waits it out: at about one large body a second, fewer than 1% of another tenant's
+ * launches meet such a stall, so its p99 stays near quiet (at 4 MiB/s and a third of the time, a third
+ * of them did: p99 3.4–4.7× quiet; docs/running-several-instances.md).
  */
-export const LARGE_BODY_BYTES_PER_SECOND = 4 * 1024 * 1024;
+export const LARGE_BODY_BYTES_PER_SECOND = 1024 * 1024;
 /**
  * The share of the time the lane's slots together are taken at most: a slot is also handed on no
  * sooner than its request's own time × (slots / this − 1) after it ends. The byte pace alone assumes a
  * cost per byte; a body dearer than that (a rule validated field by field), or a machine busy with
  * other work, makes each request take longer, and the lane slows down with it.
  */
-export const LARGE_BODY_LANE_SHARE = 1 / 3;
+export const LARGE_BODY_LANE_SHARE = 1 / 8;
 /** The longest pause before a slot is handed on: a request slow on the database (a member list) holds its slot no longer. */
 const MAX_PAUSE_MS = 2000;
 
