@@ -225,7 +225,26 @@ describe('readStoredUserState (the launch reading a stored document)', () => {
       ['__proto__', { createdAt: NOW - 10 }],
       ['k"ey\\[', { createdAt: NOW - 20 }],
     ]);
-    expect(reading.state.tags).toEqual(parseUserState(json).tags);
+    // The lists as read (a scanned document parses them when first read).
+    const lists = (read: typeof reading.state) => ({
+      ctas: [...read.ctas].map(([ctaId, cta]) => [ctaId, cta.resetAt, cta.actionDoneAt]),
+      tags: [...read.tags].map(([name, tag]) => [name, tag.activeCtas, tag.ctasResetAt]),
+    });
+    expect(lists(reading.state)).toEqual(lists(parseUserState(json)));
+  });
+
+  it('reads a list as written once it is replaced (a scanned list is parsed only when first read)', () => {
+    const state = stateWith({ a: machine('1', NOW) });
+    state.ctas.get('12')!.resetAt = [NOW - 1];
+    state.tags.set('tag', { activeCtas: ['12'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
+    const reading = readStoredUserState(serializeUserState(state));
+    const cta = reading.state.ctas.get('12')!;
+    const tag = reading.state.tags.get('tag')!;
+    expect([cta.resetAt, cta.actionDoneAt, tag.ctasResetAt]).toEqual([[NOW - 1], [2], [{ ctaId: '12', resetAt: 1 }]]);
+    cta.resetAt = [NOW];
+    cta.actionDoneAt = [NOW];
+    tag.ctasResetAt = [];
+    expect([cta.resetAt, cta.actionDoneAt, tag.ctasResetAt]).toEqual([[NOW], [NOW], []]);
   });
 
   it('prunes like the parsed document', () => {

@@ -403,11 +403,7 @@ function scanUserState(json: string): StoredUserStateReading | null {
     if (!skip(',"actionDoneAt":')) return false;
     const actionDoneAt = value();
     if (!skip('}')) return false;
-    ctas.set(ctaId, {
-      activeStateMachines: machines,
-      resetAt: JSON.parse(resetAt) as number[],
-      actionDoneAt: JSON.parse(actionDoneAt) as number[],
-    });
+    ctas.set(ctaId, new ScannedCtaState(machines, resetAt, actionDoneAt));
     ctaJson.set(ctaId, `{${machinesJson}},"resetAt":${resetAt},"actionDoneAt":${actionDoneAt}`);
     return true;
   };
@@ -418,7 +414,7 @@ function scanUserState(json: string): StoredUserStateReading | null {
     if (!skip(',"ctasResetAt":')) return false;
     const ctasResetAt = value();
     if (!skip('}')) return false;
-    tags.set(name, { activeCtas: JSON.parse(activeCtas) as string[], ctasResetAt: JSON.parse(ctasResetAt) as CtaResetAt[] });
+    tags.set(name, new ScannedTagState(JSON.parse(activeCtas) as string[], ctasResetAt));
     tagJson.set(name, { ctasResetAt, activeCtas });
     return true;
   };
@@ -435,6 +431,55 @@ function scanUserState(json: string): StoredUserStateReading | null {
       if (!skip('[') || !entry() || !skip(']')) return false;
     } while (skip(','));
     return json[at] === ']';
+  }
+}
+
+/**
+ * A scanned CTA's state whose lists are parsed from their stored text only when read: a launch that
+ * prunes nothing reads the machines (their age) and never the lists, unless the exposure cap counts them.
+ */
+class ScannedCtaState implements CtaState<MachineAge> {
+  private resetAtList: number[] | undefined;
+  private actionDoneAtList: number[] | undefined;
+
+  constructor(
+    readonly activeStateMachines: Map<string, MachineAge>,
+    private readonly resetAtJson: string,
+    private readonly actionDoneAtJson: string,
+  ) {}
+
+  get resetAt(): number[] {
+    return (this.resetAtList ??= JSON.parse(this.resetAtJson) as number[]);
+  }
+
+  set resetAt(list: number[]) {
+    this.resetAtList = list;
+  }
+
+  get actionDoneAt(): number[] {
+    return (this.actionDoneAtList ??= JSON.parse(this.actionDoneAtJson) as number[]);
+  }
+
+  set actionDoneAt(list: number[]) {
+    this.actionDoneAtList = list;
+  }
+}
+
+/** A scanned tag's state: its active CTAs (the pruning reads them), its resets parsed only when read. */
+class ScannedTagState implements TagState {
+  private ctasResetAtList: CtaResetAt[] | undefined;
+
+  constructor(
+    public activeCtas: string[],
+    private readonly ctasResetAtJson: string,
+  ) {}
+
+  get ctasResetAt(): CtaResetAt[] {
+    return (this.ctasResetAtList ??= JSON.parse(this.ctasResetAtJson) as CtaResetAt[]);
+  }
+
+  set ctasResetAt(list: CtaResetAt[]) {
+    this.ctasResetAtList = list;
   }
 }
 
