@@ -94,7 +94,11 @@ function launches(base, seconds) {
         headers: SDK_HEADERS,
         body: '{}',
         setupRequest: (request) => {
-          request.headers = { ...request.headers, 'x-tenant-id': SMALL.tenantId, 'auth-userid': String(FIRST_USER + (next++ % SMALL.users)) };
+          request.headers = {
+            ...request.headers,
+            'x-tenant-id': SMALL.tenantId,
+            'auth-userid': String(FIRST_USER + (next++ % SMALL.users)),
+          };
           return request;
         },
       },
@@ -141,7 +145,8 @@ async function startCeiling(body, profileFile) {
 async function main() {
   const kind = process.argv[2] || 'sqlite';
   const sqliteFile = path.join(os.tmpdir(), `launch-profile-${process.pid}.sqlite`);
-  const url = kind === 'sqlite' ? `sqlite:${sqliteFile}` : (await recreateSchema(`${new URL(MYSQL_URL).pathname.slice(1)}_profile`)).toString();
+  const url =
+    kind === 'sqlite' ? `sqlite:${sqliteFile}` : (await recreateSchema(`${new URL(MYSQL_URL).pathname.slice(1)}_profile`)).toString();
   const migrator = await startService(url);
   const db = await openDatabase(url);
   await seedTenant(db, { ...SMALL, now: Date.now() });
