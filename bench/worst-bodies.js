@@ -16,6 +16,13 @@
 const fs = require('node:fs');
 const { RULE_EXAMPLE } = require('../dist/src/ctas/cta-api-examples');
 const { CREATE_TAG_EXAMPLE } = require('../dist/src/behaviour-tags/behaviour-tag-api-examples');
+const {
+  DEFAULT_LARGE_BODY_SLOTS,
+  LARGE_BODY_BYTES,
+  LARGE_BODY_BYTES_PER_SECOND,
+  LARGE_BODY_LANE_SHARE,
+  LARGE_BODY_MAX_PAUSE_MS,
+} = require('../dist/src/http/large-body-lane');
 
 const { sleep } = require('./service');
 
@@ -37,15 +44,21 @@ const HEAVY = { warmUp: 1, samples: 3 };
 const TARGET_RATIO = 5;
 const TARGET_SLACK_MS = 50;
 const targetMsOf = (row) => Number((TARGET_RATIO * (row.parseMs + row.floorMs) + TARGET_SLACK_MS).toFixed(1));
-/** A body over this many bytes takes the service's large-body lane (LARGE_BODY_BYTES). */
-const LARGE_BODY_BYTES = 64 * 1024;
 /**
- * After a large body, the lane hands its slot (and its tenant's turn) on after a pause (2 slots by
- * default): the body's size at LARGE_BODY_BYTES_PER_SECOND's share per slot, or the request's time ×
- * (2 / LARGE_BODY_LANE_SHARE − 1), at most 2 s. Waited out, not timed.
+ * After a large body, the lane hands its slot (and its tenant's turn) on after a pause, with the
+ * service's default slots: the body's size at LARGE_BODY_BYTES_PER_SECOND's share per slot, or the
+ * request's time × (slots / LARGE_BODY_LANE_SHARE − 1), at most LARGE_BODY_MAX_PAUSE_MS. Waited out, not timed.
  */
 const lanePauseMs = (bytes, ms) =>
-  bytes > LARGE_BODY_BYTES ? Math.min(2000, Math.max((bytes * 2 * 1000) / (4 * 1024 * 1024), ms * 5)) + 10 : 0;
+  bytes > LARGE_BODY_BYTES
+    ? Math.min(
+        LARGE_BODY_MAX_PAUSE_MS,
+        Math.max(
+          (bytes * DEFAULT_LARGE_BODY_SLOTS * 1000) / LARGE_BODY_BYTES_PER_SECOND,
+          ms * (DEFAULT_LARGE_BODY_SLOTS / LARGE_BODY_LANE_SHARE - 1),
+        ),
+      ) + 10
+    : 0;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 

@@ -38,7 +38,7 @@ export const LARGE_BODY_BYTES_PER_SECOND = 1024 * 1024;
  */
 export const LARGE_BODY_LANE_SHARE = 1 / 8;
 /** The longest pause before a slot is handed on: a request slow on the database (a member list) holds its slot no longer. */
-const MAX_PAUSE_MS = 2000;
+export const LARGE_BODY_MAX_PAUSE_MS = 2000;
 
 export type LargeBodyLaneOptions = SlotGateOptions;
 
@@ -57,7 +57,7 @@ export const DEFAULT_LARGE_BODY_LANE: LargeBodyLaneOptions = {
  * SERVICE_UNAVAILABLE with `Retry-After`. Smaller requests never enter the lane, so a device's
  * launches and deltas (a few KB) never wait behind large ones; /health has no body. A request's slot
  * is handed on when its response is sent or its connection closes, after a pause paced by
- * LARGE_BODY_BYTES_PER_SECOND and LARGE_BODY_LANE_SHARE (at most MAX_PAUSE_MS). A waiting request's
+ * LARGE_BODY_BYTES_PER_SECOND and LARGE_BODY_LANE_SHARE (at most LARGE_BODY_MAX_PAUSE_MS). A waiting request's
  * socket is not read, so a client that went away meanwhile is seen when its turn comes (its request
  * fails at once) or when its wait runs out. Runs after the request hooks (the SDK routes' per-user
  * turn comes first); call it before `app.init()`. With `metrics`, the lane's requests are reported
@@ -98,7 +98,7 @@ export function registerLargeBodyLane(
         return;
       }
       const pauseMs = Math.max(bytes() * msPerByte, (performance.now() - admittedAt) * pausePerMs);
-      setTimeout(() => gate.leave(ticket), Math.min(pauseMs, MAX_PAUSE_MS)).unref();
+      setTimeout(() => gate.leave(ticket), Math.min(pauseMs, LARGE_BODY_MAX_PAUSE_MS)).unref();
     });
     if (ticket.state === 'holding') onTurn();
     return true;
