@@ -7,7 +7,7 @@ import type { CtaCreateBody } from './admin-client';
 import type { TestApp } from './harness';
 
 export { EXAMPLE_TIME };
-export type { StatusAction } from '../src/cta-status/cta-transitions';
+export type { StatusAction } from '../src/cta-lifecycle/cta-transitions';
 
 /** A CTA id as tests send it: the API takes numbers and numeric strings. */
 export type CtaId = string | number;

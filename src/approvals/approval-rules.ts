@@ -1,4 +1,4 @@
-import { APPROVABLE_STATUSES } from '../cta-status/cta-status-policy';
+import { APPROVABLE_STATUSES } from '../cta-lifecycle/cta-status-policy';
 import type { CtaContentState } from '../ctas/cta-rows';
 import type { StoredApproval } from './cta-approvals';
 

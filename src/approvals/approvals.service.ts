@@ -4,7 +4,7 @@ import type { ChangeOrigin } from '../audit/audit.types';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { parseCtaId, unknownCta } from '../ctas/cta-id';
+import { parseCtaId, unknownCta } from '../common/cta-id';
 import { CtaRecords } from '../ctas/cta-records.service';
 import { ctaContentState } from '../ctas/cta-rows';
 import { TransactionRunner } from '../database/transaction-runner';

@@ -1,7 +1,7 @@
 import { expectThrown } from '../../test/expect-thrown';
 import { InvalidConfigError, loadAppConfig } from '../config/app-config';
-import { STATUS_ACTIONS, TRANSITIONS } from '../cta-status/cta-transitions';
-import { editRefusal } from '../cta-status/cta-status-policy';
+import { STATUS_ACTIONS, TRANSITIONS } from '../cta-lifecycle/cta-transitions';
+import { editRefusal } from '../cta-lifecycle/cta-status-policy';
 import type { CtaContentState } from '../ctas/cta-rows';
 import { CtaOrchestrationModule } from '../cta-orchestration.module';
 import { resolveSettings } from '../orchestration-options';

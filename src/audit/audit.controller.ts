@@ -7,7 +7,7 @@ import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { ValidQuery } from '../common/validation';
 import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
-import { parseCtaId, unknownCta } from '../ctas/cta-id';
+import { parseCtaId, unknownCta } from '../common/cta-id';
 import { CtaSummaries } from '../ctas/cta-summaries.reader';
 import { DEFAULT_PAGE_SIZE } from '../ctas/cta-listing.service';
 import { AUDIT_ERRORS, AUDIT_PAGE_EXAMPLE, TAG_NAME_PARAM } from './audit-api-examples';

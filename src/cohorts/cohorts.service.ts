@@ -9,7 +9,7 @@ import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { asStoredJson } from '../common/json-values';
 import { joinProblemTexts, MAX_PROBLEMS_NAMED } from '../common/problems';
-import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
+import { IN_PLAY_STATUSES } from '../cta-lifecycle/cta-status-policy';
 import { whereCtaStatusIn } from '../ctas/cta-rows';
 import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';

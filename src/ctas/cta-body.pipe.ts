@@ -3,7 +3,7 @@ import { ErrorCode } from '../common/error-code';
 import { fieldProblemSentence, problemText } from '../common/problems';
 import { CheckedBodyPipe, isJsonObject } from '../common/validation';
 import { experimentProblems } from './cta-experiment';
-import { checkCtaRule, RuleCheckOptions } from './cta-rule';
+import { checkCtaRule, RuleCheckOptions } from '../rule/cta-rule';
 import { CtasService } from './ctas.service';
 import { previousCtaIdProblem, testUserIdProblems } from './test-user-ids';
 

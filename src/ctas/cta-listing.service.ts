@@ -8,7 +8,7 @@ import { CtaRecord, toCtaRecord } from './cta-record';
 import { CtaRecords } from './cta-records.service';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaEntity } from './cta.entity';
-import { CTA_STATUSES, CtaStatus } from './cta.types';
+import { CTA_STATUSES, CtaStatus } from '../cta-lifecycle/cta-statuses';
 import type { ListCtasQueryDto } from './dto/list-ctas-query.dto';
 
 export const DEFAULT_PAGE_SIZE = 10;

@@ -1,7 +1,7 @@
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { forUpdate } from '../database/row-lock';
 import { CtaEntity } from './cta.entity';
-import type { CtaStatus } from './cta.types';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 
 // What other features' transactions need of the `ctas` table. Functions on the caller's
 // `manager` rather than a provider: CtasModule imports those features' modules.

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { CtaEntity } from './cta.entity';
-import type { CtaStatus } from './cta.types';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 
 /** A CTA's id, name and status: what a report about CTAs names them by. */
 export interface CtaSummary {

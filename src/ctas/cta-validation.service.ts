@@ -5,10 +5,10 @@ import { invalidRequest } from '../common/domain-error';
 import { Problem, validationProblems } from '../common/problems';
 import { toDto } from '../common/validation';
 import { EventsService } from '../events/events.service';
-import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
+import { eligibilityCohorts, ruleWarnings } from '../rule/cta-rule-warnings';
 import { experimentProblems } from './cta-experiment';
-import { checkCtaRule } from './cta-rule';
-import type { CtaRule } from './cta.types';
+import { checkCtaRule } from '../rule/cta-rule';
+import type { CtaRule } from '../rule/rule.types';
 import { CtasService } from './ctas.service';
 import { ValidateCtaDto } from './dto/cta-body.dto';
 

@@ -4,7 +4,7 @@ import { AuditLog } from '../audit/audit-log.service';
 import type { ChangeOrigin } from '../audit/audit.types';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
-import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
+import { IN_PLAY_STATUSES } from '../cta-lifecycle/cta-status-policy';
 import { ctasReactingTo } from '../ctas/cta-rows';
 import { ErrorCode } from '../common/error-code';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';

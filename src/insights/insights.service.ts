@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
-import { unknownCta, parseCtaId } from '../ctas/cta-id';
+import { unknownCta, parseCtaId } from '../common/cta-id';
 import { CtaSummaries } from '../ctas/cta-summaries.reader';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { createSnapshotReads, type SnapshotReads } from '../database/snapshot-reads';

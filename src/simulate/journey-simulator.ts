@@ -1,8 +1,8 @@
 import { describeInstant } from '../common/clock';
 import { pathTo } from '../common/problems';
-import type { CtaRule } from '../ctas/cta.types';
-import { capReached, countInWindow } from './device-caps';
-import { DeviceEvent, deviceString, filtersPass } from './device-filters';
+import type { CtaRule } from '../rule/rule.types';
+import { capReached, countInWindow } from '../rule/device-caps';
+import { DeviceEvent, deviceString, filtersPass } from '../rule/device-filters';
 
 /**
  * One CTA's rule run over a sequence of app events in one app session, step by step as the mobile

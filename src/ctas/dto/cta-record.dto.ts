@@ -7,7 +7,7 @@ import type { CtaExperiment } from '../cta-experiment';
 import { CtaExperimentDto } from './cta-experiment.dto';
 import type { CtaRecord } from '../cta-record';
 import type { CtaValidationReport } from '../cta-validation.service';
-import { CTA_STATUSES, CtaStatus } from '../cta.types';
+import { CTA_STATUSES, CtaStatus } from '../../cta-lifecycle/cta-statuses';
 
 /**
  * What the CTA endpoints answer (inside `{"data": …}`). Every field is always sent; the

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
-import { CTA_STATUSES } from '../cta.types';
+import { CTA_STATUSES } from '../../cta-lifecycle/cta-statuses';
 
 /**
  * Query of `GET /ctas/`; every value is one string (a repeated parameter is rejected). Empty values mean "no filter".
