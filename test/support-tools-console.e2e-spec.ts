@@ -1,5 +1,5 @@
 import { CREATE_TAG_EXAMPLE } from '../src/behaviour-tags/behaviour-tag-api-examples';
-import { CREATE_EXAMPLE, FLOW_CTA_ID, FLOW_USER_ID } from '../src/ctas/cta-api-examples';
+import { CREATE_EXAMPLE, FLOW_CTA_ID, FLOW_USER_ID } from '../src/api-docs/flow-examples';
 import { DELTA_EXAMPLE } from '../src/sdk/sdk-api-examples';
 import { runClockAfterExamples, sdkHeaders } from './fixtures';
 import { eachDatabase, TestApp } from './harness';

@@ -11,7 +11,7 @@ import { parseCtaId, unknownCta } from '../common/cta-id';
 import type { CtaRecord } from '../ctas/cta-record';
 import { CtaRecords } from '../ctas/cta-records.service';
 // The one shared table: ctas owns the rows, this feature their `status` column (docs/decisions/0023-feature-folders-and-boundaries.md).
-// eslint-disable-next-line no-restricted-imports -- the one shared table (above)
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the one shared table (above)
 import { CtaEntity } from '../ctas/cta.entity';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import {

@@ -1,4 +1,4 @@
-import { approvalOfContent, CtaApproval, StoredApproval } from '../approvals/cta-approvals';
+import { approvalOfContent, CtaApproval, StoredApproval } from '../cta-lifecycle/content-approvals';
 import type { CtaExperiment } from './cta-experiment';
 import type { CtaEntity } from './cta.entity';
 import type { CtaRule } from '../rule/rule.types';

@@ -2,7 +2,7 @@ import { exampleNeedsText } from '../api-docs/endpoint';
 import type { RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
 import { MAX_SIMULATED_EVENTS } from './simulate-request';
-import { CREATE_EXAMPLE, FLOW_CTA_ID } from '../ctas/cta-api-examples';
+import { CREATE_EXAMPLE, FLOW_CTA_ID } from '../api-docs/flow-examples';
 import { EXAMPLE_TIME } from '../sdk/sdk-api-examples';
 
 /**

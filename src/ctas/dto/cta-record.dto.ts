@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { PageDto } from '../../common/page.dto';
 import type { Problem } from '../../common/problems';
-import type { CtaApproval } from '../../approvals/cta-approvals';
+import type { CtaApproval } from '../../cta-lifecycle/content-approvals';
 import type { CtaPage, FilterValues } from '../cta-listing.service';
 import type { CtaExperiment } from '../cta-experiment';
 import { CtaExperimentDto } from './cta-experiment.dto';
