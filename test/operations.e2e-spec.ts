@@ -1,5 +1,5 @@
-import { AdminClient } from './admin-client';
-import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
+import { AdminClient, startWithCta } from './admin-client';
+import { EXAMPLE_TIME, machine, sdkHeaders } from './fixtures';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { CtaListingService } from '../src/ctas/cta-listing.service';
@@ -82,10 +82,7 @@ eachDatabase('metrics', (database) => {
   let ctaId: string;
 
   beforeAll(async () => {
-    api = await TestApp.start(database);
-    runClockAfterExamples(api);
-    catalogue = new AdminClient(api, 'metrics');
-    ctaId = await catalogue.cta();
+    ({ api, catalogue, ctaId } = await startWithCta(database, 'metrics'));
   });
   afterAll(() => api.close());
 
