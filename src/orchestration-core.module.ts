@@ -9,8 +9,12 @@ import { ORCHESTRATION_ENTITIES } from './orchestration-schema';
 import { TransactionRunner } from './database/transaction-runner';
 import { MetricsService } from './metrics/metrics.service';
 import { ORCHESTRATION_SETTINGS } from './orchestration-options';
+import { ORCHESTRATION_PORTS } from './orchestration-ports';
 
-/** What every feature module needs: settings, clock, the module's DataSource and transactions, the job runner, metrics, the audit log. */
+/**
+ * What every feature module needs: settings, clock, the module's DataSource and transactions, the job runner, metrics, the audit log,
+ * and the ports features answer for each other (src/orchestration-ports.ts).
+ */
 @Global()
 @Module({})
 export class OrchestrationCoreModule {
@@ -32,8 +36,18 @@ export class OrchestrationCoreModule {
         MetricsService,
         TransactionRunner,
         AuditLog,
+        ...ORCHESTRATION_PORTS,
       ],
-      exports: [ORCHESTRATION_SETTINGS, ORCHESTRATION_DATA_SOURCE, Clock, PeriodicJobsService, MetricsService, TransactionRunner, AuditLog],
+      exports: [
+        ORCHESTRATION_SETTINGS,
+        ORCHESTRATION_DATA_SOURCE,
+        Clock,
+        PeriodicJobsService,
+        MetricsService,
+        TransactionRunner,
+        AuditLog,
+        ...ORCHESTRATION_PORTS.map(({ provide }) => provide),
+      ],
     };
   }
 }

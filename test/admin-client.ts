@@ -23,8 +23,8 @@ import type { InsightsQueryDto } from '../src/insights/dto/insights.dto';
 import type { CtaInsights, InsightsOverview } from '../src/insights/insights.types';
 import type { WriteNudgePreviewDto } from '../src/nudge-preview/dto/nudge-preview.dto';
 import { type Answer, ApiClient, type Headers, type Query, queryText, segment } from './api-client';
-import { ctaBody, examples, type StatusAction, tagBody, tagUpdateBody } from './fixtures';
-import type { TestApp, TestResponse } from './harness';
+import { ctaBody, examples, runClockAfterExamples, type StatusAction, tagBody, tagUpdateBody } from './fixtures';
+import { TestApp, type TestDatabase, type TestResponse } from './harness';
 
 /** The headers an admin request may carry. */
 export type AdminHeaders = Headers<'x-tenant-id' | 'user' | 'x-source' | 'x-request-id' | 'x-api-key' | 'authorization' | 'content-type'>;
@@ -262,4 +262,15 @@ export class AdminClient extends ApiClient<keyof AdminHeaders & string> {
     expectOk(response, 'create test CTA');
     return String(response.body.data);
   }
+}
+
+/** A suite's app on `database`, its clock just after the examples, and one CTA of the tenant `tenantId` made by `catalogue.cta()`. */
+export async function startWithCta(
+  database: TestDatabase,
+  tenantId: string,
+): Promise<{ api: TestApp; catalogue: AdminClient; ctaId: string }> {
+  const api = await TestApp.start(database);
+  runClockAfterExamples(api);
+  const catalogue = new AdminClient(api, tenantId);
+  return { api, catalogue, ctaId: await catalogue.cta() };
 }

@@ -1,4 +1,4 @@
-import { CONSOLE_OPERATOR } from './console-examples';
+import { CONSOLE_OPERATOR, startConsoleApp } from './console-examples';
 import {
   authorize,
   authorizeSlot,
@@ -9,7 +9,6 @@ import {
   tryOut,
   type ConsoleSession,
 } from './console-browser';
-import { runClockAfterExamples } from './fixtures';
 import { eachDatabase, TestApp } from './harness';
 
 type Json = Record<string, any>;
@@ -54,10 +53,7 @@ eachDatabase('The admin console quick start', (database) => {
   let document: Json;
 
   beforeAll(async () => {
-    api = await TestApp.start(database);
-    // The examples' machines are created at EXAMPLE_TIME with a 7-day TTL: the clock starts just after it.
-    runClockAfterExamples(api);
-    document = (await api.get('/docs-json')).body;
+    ({ api, document } = await startConsoleApp(database));
   });
   afterAll(() => api.close());
 

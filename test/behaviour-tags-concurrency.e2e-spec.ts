@@ -1,19 +1,13 @@
 import { DataSource } from 'typeorm';
 import { examples } from './fixtures';
 import { listTag, tagSuite, updateBody } from './behaviour-tags';
-import { eachDatabase, errorBody, TestApp } from './harness';
+import { eachDatabase, errorBody } from './harness';
 import { untilAnotherTransactionWaits } from './lock-waits';
 
 /** Behaviour tag creates and updates racing for the same CTA or name. */
 
 eachDatabase('behaviour tags', (database) => {
-  let api: TestApp;
-  const { unique, admin, createCtas, listTags, tagNamed, createTag } = tagSuite(() => api);
-
-  beforeAll(async () => {
-    api = await TestApp.start(database);
-  });
-  afterAll(() => api.close());
+  const { api, unique, admin, createCtas, listTags, tagNamed, createTag } = tagSuite(database);
 
   describe('concurrency', () => {
     it('of two tags claiming the same CTA exactly one wins; the other is told which tag has it', async () => {
@@ -68,7 +62,7 @@ eachDatabase('behaviour tags', (database) => {
       const tenant = unique('t');
       const [contested] = await createCtas(tenant, 1);
       await createTag(tenant, 'slow', []);
-      const writer = api.service(DataSource).createQueryRunner();
+      const writer = api().service(DataSource).createQueryRunner();
       await writer.connect();
       try {
         await writer.startTransaction();
@@ -98,7 +92,7 @@ eachDatabase('behaviour tags', (database) => {
 
     (database === 'mysql' ? it : it.skip)('lets the name key refuse a create whose check ran before the other commit', async () => {
       const tenant = unique('t');
-      const writer = api.service(DataSource).createQueryRunner();
+      const writer = api().service(DataSource).createQueryRunner();
       await writer.connect();
       try {
         await writer.startTransaction();

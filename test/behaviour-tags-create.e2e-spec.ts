@@ -1,25 +1,19 @@
 import { ctaBody, examples } from './fixtures';
 import { listTag, tagSuite, updateBody } from './behaviour-tags';
-import { eachDatabase, errorBody, TestApp } from './harness';
+import { eachDatabase, errorBody } from './harness';
 
 /** `POST /engine/behaviour-tags`: creating a tag, and every way a create is refused. */
 
 eachDatabase('behaviour tags', (database) => {
-  let api: TestApp;
-  const { unique, admin, createCtas, listTags, tagNamed, createTag } = tagSuite(() => api);
-
-  beforeAll(async () => {
-    api = await TestApp.start(database);
-  });
-  afterAll(() => api.close());
+  const { api, unique, admin, createCtas, listTags, tagNamed, createTag } = tagSuite(database);
 
   describe('POST /engine/behaviour-tags', () => {
     it('creates a tag from the shared example and lists it with every field, CTA ids as strings', async () => {
       const tenant = unique('t');
       const [first, second] = await createCtas(tenant, 2);
-      const before = api.clock.now();
+      const before = api().clock.now();
       const res = await admin(tenant, 'bob').tags.create(listTag('store-nudges', [Number(first), second]));
-      const after = api.clock.now();
+      const after = api().clock.now();
       expect(res.status).toBe(200);
       expect(res.body).toEqual({});
 
@@ -212,7 +206,7 @@ eachDatabase('behaviour tags', (database) => {
 
     it('refuses a scheduled CTA', async () => {
       const tenant = unique('t');
-      const res = await admin(tenant).ctas.create(ctaBody({ name: unique('scheduled'), startTime: api.clock.now() + 3_600_000 }));
+      const res = await admin(tenant).ctas.create(ctaBody({ name: unique('scheduled'), startTime: api().clock.now() + 3_600_000 }));
       const id = String(res.body.data);
       await admin(tenant).move(id, 'schedule');
       const tag = await admin(tenant).tags.create(listTag('later', [id]));

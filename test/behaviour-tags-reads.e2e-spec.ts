@@ -1,19 +1,13 @@
 import { CatalogueRevisionService } from '../src/catalogue/catalogue-revision.service';
 import { examples } from './fixtures';
 import { listTag, tagSuite, updateBody } from './behaviour-tags';
-import { eachDatabase, errorBody, TestApp } from './harness';
+import { eachDatabase, errorBody } from './harness';
 import { SdkClient } from './sdk-client';
 
 /** How tags are read: `GET /engine/behaviour-tags`, the catalogue the SDK launch serves, and the CTA reads naming them. */
 
 eachDatabase('behaviour tags', (database) => {
-  let api: TestApp;
-  const { unique, admin, createCtas, listTags, createTag } = tagSuite(() => api);
-
-  beforeAll(async () => {
-    api = await TestApp.start(database);
-  });
-  afterAll(() => api.close());
+  const { api, unique, admin, createCtas, listTags, createTag } = tagSuite(database);
 
   describe('GET /engine/behaviour-tags', () => {
     it('answers an empty list for a tenant without tags, and lists by name', async () => {
@@ -40,7 +34,7 @@ eachDatabase('behaviour tags', (database) => {
   describe('catalogue', () => {
     it('bumps the tenant catalogue revision on each tag write, not on a rejected one', async () => {
       const tenant = unique('t');
-      const revisions = api.service(CatalogueRevisionService);
+      const revisions = api().service(CatalogueRevisionService);
       const [id] = await createCtas(tenant, 1);
       const start = await revisions.current(tenant);
       await createTag(tenant, 'rev', [id]);
@@ -58,7 +52,7 @@ eachDatabase('behaviour tags', (database) => {
       await createTag(tenant, 'store-nudges', [tagged]);
       await admin(tenant).move(tagged, 'live');
       await admin(tenant).move(untagged, 'live');
-      const res = await new SdkClient(api, tenant, '77').launch({});
+      const res = await new SdkClient(api(), tenant, '77').launch({});
       expect(res.status).toBe(200);
       const byId = new Map(res.body.data.ctas.map((cta) => [cta.ctaId, cta.behaviourTagName]));
       expect(byId).toEqual(

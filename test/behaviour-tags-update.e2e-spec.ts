@@ -1,18 +1,12 @@
 import type { UpdateBehaviourTagDto } from '../src/behaviour-tags/dto/behaviour-tag-body.dto';
 import { type AsSent, examples } from './fixtures';
 import { tagSuite, updateBody } from './behaviour-tags';
-import { eachDatabase, errorBody, TestApp } from './harness';
+import { eachDatabase, errorBody } from './harness';
 
 /** `PUT /engine/behaviour-tags/{behaviourTagName}`: replacing a tag, and every way an update is refused. */
 
 eachDatabase('behaviour tags', (database) => {
-  let api: TestApp;
-  const { unique, admin, createCtas, listTags, tagNamed, createTag } = tagSuite(() => api);
-
-  beforeAll(async () => {
-    api = await TestApp.start(database);
-  });
-  afterAll(() => api.close());
+  const { api, unique, admin, createCtas, listTags, tagNamed, createTag } = tagSuite(database);
 
   describe('PUT /engine/behaviour-tags/{behaviourTagName}', () => {
     it('replaces description, rules and the linked set at once; dropped CTAs are free again', async () => {
@@ -20,7 +14,7 @@ eachDatabase('behaviour tags', (database) => {
       const [kept, dropped, added] = await createCtas(tenant, 3);
       await createTag(tenant, 'store-nudges', [kept, dropped]);
       const { createdAt } = await tagNamed(tenant, 'store-nudges');
-      api.clock.advance(60_000);
+      api().clock.advance(60_000);
       const body = updateBody([kept, Number(added)], {
         description: 'changed',
         exposureRule: { session: { limit: 2 }, window: { limit: 5, unit: 'hours', value: 12 }, lifespan: { limit: 0 } },

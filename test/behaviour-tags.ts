@@ -1,7 +1,7 @@
 import type { CreateBehaviourTagDto, UpdateBehaviourTagDto } from '../src/behaviour-tags/dto/behaviour-tag-body.dto';
 import { AdminClient } from './admin-client';
 import { type AsSent, type CtaId, tagBody, tagUpdateBody } from './fixtures';
-import type { TestApp } from './harness';
+import { TestApp, type TestDatabase } from './harness';
 
 /** Shared by the behaviour tag suites (behaviour-tags-*.e2e-spec.ts). */
 
@@ -18,8 +18,14 @@ export const updateBody = (linkedCtas: CtaId[], fields: Record<string, unknown> 
   ...fields,
 });
 
-/** The helpers of a behaviour tag suite, on its app (`api()`: set once the suite has started it). */
-export function tagSuite(api: () => TestApp) {
+/** The helpers of a behaviour tag suite on `database`, whose app (`api()`) it starts before the suite's tests and closes after. */
+export function tagSuite(database: TestDatabase) {
+  let app: TestApp;
+  const api = (): TestApp => app;
+  beforeAll(async () => {
+    app = await TestApp.start(database);
+  });
+  afterAll(() => app.close());
   let sequence = 0;
   const unique = (prefix: string): string => `${prefix}-${++sequence}`;
 
@@ -55,5 +61,5 @@ export function tagSuite(api: () => TestApp) {
     expect(res.status).toBe(200);
   }
 
-  return { unique, admin, createCtas, listTags, tagNamed, createTag };
+  return { api, unique, admin, createCtas, listTags, tagNamed, createTag };
 }

@@ -1,9 +1,20 @@
-import type { TestApp, TestResponse } from './harness';
+import { runClockAfterExamples } from './fixtures';
+import { TestApp, type TestDatabase, type TestResponse } from './harness';
 
 type Json = Record<string, any>;
 
 /** The operator's header the admin examples are run with (Swagger UI has no example of it: the operator types it). */
 export const CONSOLE_OPERATOR = { user: 'ops@example.com' };
+
+/**
+ * A console suite's app on `database` and the API document it serves. The examples' machines are created at
+ * EXAMPLE_TIME with a 7-day TTL: the clock starts just after it.
+ */
+export async function startConsoleApp(database: TestDatabase): Promise<{ api: TestApp; document: Json }> {
+  const api = await TestApp.start(database);
+  runClockAfterExamples(api);
+  return { api, document: (await api.get('/docs-json')).body };
+}
 
 const NEEDS = /\(example needs [^)]+\)/;
 /** A need no earlier example can meet: a setting of the service (`APPROVALS_REQUIRED=true`). */

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { AdminClient } from './admin-client';
@@ -6,6 +5,7 @@ import { dataSourceOf } from './database-contents';
 import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { eachDatabase, TestApp } from './harness';
 import { sendRequest } from './socket-request';
+import { captureLogWrites } from './log-capture';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
@@ -207,13 +207,7 @@ describe('bounded logs of one app user [sqlite]', () => {
 
   beforeAll(async () => {
     written = [];
-    jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (capture(chunk), true));
-    jest.spyOn(fs, 'writeSync').mockImplementation((_fd: number, chunk: unknown) => (capture(chunk), Buffer.byteLength(String(chunk))));
-    jest.spyOn(fs, 'write').mockImplementation(((_fd: number, chunk: unknown, ...rest: unknown[]) => {
-      capture(chunk);
-      const callback = rest.find((argument) => typeof argument === 'function') as (error: null, written: number) => void;
-      process.nextTick(() => callback(null, Buffer.byteLength(String(chunk))));
-    }) as never);
+    captureLogWrites(capture);
     __resetOutOfContextForTests();
     api = await TestApp.start('sqlite', {
       LOG_LEVEL: 'warn',

@@ -1,5 +1,5 @@
 import { CREATE_TAG_EXAMPLE } from '../src/behaviour-tags/behaviour-tag-api-examples';
-import { CREATE_EXAMPLE } from '../src/ctas/cta-api-examples';
+import { CREATE_EXAMPLE } from '../src/api-docs/flow-examples';
 import { deltaExample, EXAMPLE_TIME, launchExample } from '../src/sdk/sdk-api-examples';
 import type { StateMachine } from '../src/sdk/snapshot-request';
 import type { CreateBehaviourTagDto, UpdateBehaviourTagDto } from '../src/behaviour-tags/dto/behaviour-tag-body.dto';
@@ -7,7 +7,7 @@ import type { CtaCreateBody } from './admin-client';
 import type { TestApp } from './harness';
 
 export { EXAMPLE_TIME };
-export type { StatusAction } from '../src/cta-status/cta-transitions';
+export type { StatusAction } from '../src/cta-lifecycle/cta-transitions';
 
 /** A CTA id as tests send it: the API takes numbers and numeric strings. */
 export type CtaId = string | number;

@@ -1,5 +1,5 @@
-import { AdminClient } from './admin-client';
-import { ctaBody, EXAMPLE_TIME, examples, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
+import { startWithCta } from './admin-client';
+import { ctaBody, EXAMPLE_TIME, examples, machine, sdkHeaders } from './fixtures';
 import { databaseContents } from './database-contents';
 import { eachDatabase, errorBody, TestApp } from './harness';
 
@@ -159,14 +159,10 @@ eachDatabase('no rate limits by default', (database) => {
 
 eachDatabase('list caps inside bodies', (database) => {
   let api: TestApp;
-  let catalogue: AdminClient;
   let ctaId: string;
 
   beforeAll(async () => {
-    api = await TestApp.start(database);
-    runClockAfterExamples(api);
-    catalogue = new AdminClient(api, 'caps');
-    ctaId = await catalogue.cta();
+    ({ api, ctaId } = await startWithCta(database, 'caps'));
   });
   afterAll(() => api.close());
 

@@ -1,11 +1,11 @@
-import { AdminClient } from './admin-client';
-import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
-import fs from 'node:fs';
+import { AdminClient, startWithCta } from './admin-client';
+import { EXAMPLE_TIME, machine, sdkHeaders } from './fixtures';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { PeriodicJobsService } from '../src/scheduling/periodic-jobs.service';
 import { CtaListingService } from '../src/ctas/cta-listing.service';
 import { SdkStateService } from '../src/sdk/sdk-state.service';
 import { eachDatabase, errorBody, TestApp } from './harness';
+import { captureLogWrites } from './log-capture';
 
 eachDatabase('operations', (database) => {
   let api: TestApp;
@@ -82,10 +82,7 @@ eachDatabase('metrics', (database) => {
   let ctaId: string;
 
   beforeAll(async () => {
-    api = await TestApp.start(database);
-    runClockAfterExamples(api);
-    catalogue = new AdminClient(api, 'metrics');
-    ctaId = await catalogue.cta();
+    ({ api, catalogue, ctaId } = await startWithCta(database, 'metrics'));
   });
   afterAll(() => api.close());
 
@@ -191,14 +188,7 @@ describe('request ids in logs', () => {
 
   beforeAll(async () => {
     written = [];
-    // pino writes to process.stdout, or straight to its file descriptor when stdout is untouched.
-    jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (capture(chunk), true));
-    jest.spyOn(fs, 'writeSync').mockImplementation((_fd: number, chunk: unknown) => (capture(chunk), Buffer.byteLength(String(chunk))));
-    jest.spyOn(fs, 'write').mockImplementation(((_fd: number, chunk: unknown, ...rest: unknown[]) => {
-      capture(chunk);
-      const callback = rest.find((argument) => typeof argument === 'function') as (error: null, written: number) => void;
-      process.nextTick(() => callback(null, Buffer.byteLength(String(chunk))));
-    }) as never);
+    captureLogWrites(capture);
     // nestjs-pino keeps the first app's logger (here a silent one) for lines outside a request context.
     __resetOutOfContextForTests();
     api = await TestApp.start('sqlite', { LOG_LEVEL: 'info' });

@@ -14,6 +14,9 @@ const STATE_FORM = 'a state: a decimal integer string such as "0" or "1" (no sig
 const filtered = (filters: unknown): Rule => withRule((rule) => (rule.stateTransition.store_opened['0'][0].filters = filters));
 
 /** Filter groups nested `depth` deep, the condition's own filters counting as 1. */
+/** The rule with one number filter that computes its value with `functions`. */
+const withFunctions = (functions: unknown): Rule =>
+  filtered({ operator: 'AND', filter: [leaf({ propertyType: 'number', comparisonType: '>', comparisonValue: 1, functions })] });
 const nested = (depth: number): Record<string, unknown> =>
   depth === 1 ? { operator: 'AND', filter: [leaf()] } : { operator: 'AND', filter: [nested(depth - 1)] };
 
@@ -82,32 +85,12 @@ const REFUSALS: [string, Rule, string][] = [
   ],
   [
     'a functions operator *',
-    filtered({
-      operator: 'AND',
-      filter: [
-        leaf({
-          propertyType: 'number',
-          comparisonType: '>',
-          comparisonValue: 1,
-          functions: { operator: '*', operand1: '$.currentTime', operand2: 1 },
-        }),
-      ],
-    }),
+    withFunctions({ operator: '*', operand1: '$.currentTime', operand2: 1 }),
     `${FIRST}.filters.filter[0].functions.operator: "*" is not one of +, -`,
   ],
   [
     'a functions operand naming a property without $.',
-    filtered({
-      operator: 'AND',
-      filter: [
-        leaf({
-          propertyType: 'number',
-          comparisonType: '>',
-          comparisonValue: 1,
-          functions: { operator: '-', operand1: '$.currentTime', operand2: 'lastSeen' },
-        }),
-      ],
-    }),
+    withFunctions({ operator: '-', operand1: '$.currentTime', operand2: 'lastSeen' }),
     `${FIRST}.filters.filter[0].functions.operand2: "lastSeen" is not an operand: a number, a numeric string, "$.<property>", "$.currentTime" or a functions object`,
   ],
   [

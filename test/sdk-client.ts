@@ -1,5 +1,5 @@
 import type { DataEnvelope } from '../src/common/envelope';
-import type { CtaFrequency, CtaRule, Limit } from '../src/ctas/cta.types';
+import type { CtaFrequency, CtaRule, Limit } from '../src/rule/rule.types';
 import type { NudgePreview } from '../src/nudge-preview/dto/nudge-preview.dto';
 import type { LaunchBehaviourTagDto, LaunchCtaDto } from '../src/sdk/dto/launch-response.dto';
 import type { SnapshotRequestDto } from '../src/sdk/dto/snapshot-request.dto';

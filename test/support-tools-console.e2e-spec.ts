@@ -1,12 +1,11 @@
 import { CREATE_TAG_EXAMPLE } from '../src/behaviour-tags/behaviour-tag-api-examples';
-import { CREATE_EXAMPLE, FLOW_CTA_ID, FLOW_USER_ID } from '../src/ctas/cta-api-examples';
+import { CREATE_EXAMPLE, FLOW_CTA_ID, FLOW_USER_ID } from '../src/api-docs/flow-examples';
 import { DELTA_EXAMPLE } from '../src/sdk/sdk-api-examples';
-import { runClockAfterExamples, sdkHeaders } from './fixtures';
+import { sdkHeaders } from './fixtures';
+import { CONSOLE_OPERATOR, startConsoleApp } from './console-examples';
 import { eachDatabase, TestApp } from './harness';
 
 type Json = Record<string, any>;
-
-const OPERATOR = { user: 'ops@example.com' };
 
 /**
  * The support tools' examples in the admin console do what they show: on an empty database, after
@@ -18,11 +17,9 @@ eachDatabase('The support tools in the admin console', (database) => {
   let document: Json;
 
   beforeAll(async () => {
-    api = await TestApp.start(database);
-    runClockAfterExamples(api);
-    document = (await api.get('/docs-json')).body;
-    expect((await api.post('/engine/ctas', CREATE_EXAMPLE, OPERATOR)).body).toEqual({ data: FLOW_CTA_ID });
-    expect((await api.post('/engine/behaviour-tags', CREATE_TAG_EXAMPLE, OPERATOR)).status).toBe(200);
+    ({ api, document } = await startConsoleApp(database));
+    expect((await api.post('/engine/ctas', CREATE_EXAMPLE, CONSOLE_OPERATOR)).body).toEqual({ data: FLOW_CTA_ID });
+    expect((await api.post('/engine/behaviour-tags', CREATE_TAG_EXAMPLE, CONSOLE_OPERATOR)).status).toBe(200);
     expect((await api.put(`/engine/ctas/${FLOW_CTA_ID}/live`)).status).toBe(200);
     expect((await api.post('/cta/active/state-machines', DELTA_EXAMPLE, sdkHeaders('default', FLOW_USER_ID))).status).toBe(200);
   });

@@ -1,7 +1,7 @@
 import type { ApiParamOptions } from '@nestjs/swagger';
 import { BAD_TENANT_EXAMPLE, type ErrorExample, type RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
-import { FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_TEST_CTA_ID, FLOW_USER_ID } from '../ctas/cta-api-examples';
+import { FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_TEST_CTA_ID, FLOW_USER_ID } from '../api-docs/flow-examples';
 import { DELTA_EXAMPLE } from '../sdk/sdk-api-examples';
 import type { AppUserData, ErasedCounts } from './app-users.service';
 

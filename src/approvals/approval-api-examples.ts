@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { RouteErrors } from '../common/api-error-responses';
 import { exampleNeedsText } from '../api-docs/endpoint';
-import { EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
+import { EXAMPLE_NEEDS } from '../api-docs/flow-examples';
 import { ErrorCode } from '../common/error-code';
 
 /**

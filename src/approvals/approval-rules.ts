@@ -1,6 +1,5 @@
-import { APPROVABLE_STATUSES } from '../cta-status/cta-status-policy';
-import type { CtaContentState } from '../ctas/cta-rows';
-import type { StoredApproval } from './cta-approvals';
+import { APPROVABLE_STATUSES } from '../cta-lifecycle/cta-status-policy';
+import type { CtaContentState, StoredApproval } from '../cta-lifecycle/content-approvals';
 
 /**
  * Who may approve a CTA's content, and what going live asks (docs/decisions/0015-approvals.md).

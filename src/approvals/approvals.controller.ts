@@ -6,7 +6,7 @@ import { OPTIONAL_USER_HEADER } from '../common/api-headers';
 import { EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { TenantId } from '../common/request-headers';
 import { ChangeOrigin } from '../audit/change-origin';
-import { CTA_ID_PARAM } from '../ctas/cta-api-examples';
+import { CTA_ID_PARAM } from '../api-docs/flow-examples';
 import { APPROVAL_ERRORS, APPROVE_EXAMPLE_NEEDS } from './approval-api-examples';
 import { APPROVER_ROLE } from './approval-rules';
 import { ApprovalsService } from './approvals.service';

@@ -4,8 +4,8 @@ import { ApprovalsService } from './approvals.service';
 
 /**
  * Approvals of CTAs' content (`cta_approvals`); `ApprovalsController` is mounted under the admin prefix.
- * The status service asks `ApprovalsService` before a CTA goes live; the ctas feature reads approvals
- * for its records through `cta-approvals.ts`.
+ * The status service asks `ApprovalsService` before a CTA goes live; the ctas feature's records read approvals
+ * through its port `CtaApprovalReader`, answered by `cta-approvals.ts` (bound in src/orchestration-ports.ts).
  */
 @Module({
   imports: [CtasModule],

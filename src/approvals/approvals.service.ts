@@ -4,14 +4,14 @@ import type { ChangeOrigin } from '../audit/audit.types';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { parseCtaId, unknownCta } from '../ctas/cta-id';
+import { parseCtaId, unknownCta } from '../common/cta-id';
 import { CtaRecords } from '../ctas/cta-records.service';
-import { ctaContentState } from '../ctas/cta-rows';
 import { TransactionRunner } from '../database/transaction-runner';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { approvalRefusal, approvalsOff, unapprovedRefusal, UNNAMED_APPROVER } from './approval-rules';
 import { CtaApprovalEntity } from './cta-approval.entity';
-import { approvalOfContent, approvalsOf } from './cta-approvals';
+import { approvalOfContent } from '../cta-lifecycle/content-approvals';
+import { approvalsOf } from './cta-approvals';
 
 /** What going live asks of approvals: the content revision that may go live, or why none may. */
 export type GoLiveApproval = { approvedRevision: number; refusal: null } | { approvedRevision: null; refusal: string };
@@ -43,7 +43,7 @@ export class ApprovalsService {
     }
     await this.transactions.run(async (manager) => {
       // Locked: an edit waits for the approval (then voids it) or goes first (and is what gets approved).
-      const cta = await ctaContentState(manager, tenantId, id, { locked: true });
+      const cta = await this.records.contentState(manager, tenantId, id, { locked: true });
       if (!cta) {
         throw unknownCta(id);
       }
@@ -69,7 +69,7 @@ export class ApprovalsService {
     if (!this.settings.approvalsRequired) {
       return null;
     }
-    const cta = await ctaContentState(manager, tenantId, id);
+    const cta = await this.records.contentState(manager, tenantId, id);
     if (!cta) {
       throw unknownCta(id);
     }

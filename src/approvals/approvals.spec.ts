@@ -1,13 +1,12 @@
 import { expectThrown } from '../../test/expect-thrown';
 import { InvalidConfigError, loadAppConfig } from '../config/app-config';
-import { STATUS_ACTIONS, TRANSITIONS } from '../cta-status/cta-transitions';
-import { editRefusal } from '../cta-status/cta-status-policy';
-import type { CtaContentState } from '../ctas/cta-rows';
+import { STATUS_ACTIONS, TRANSITIONS } from '../cta-lifecycle/cta-transitions';
+import { editRefusal } from '../cta-lifecycle/cta-status-policy';
+import { approvalOfContent, type CtaContentState } from '../cta-lifecycle/content-approvals';
 import { CtaOrchestrationModule } from '../cta-orchestration.module';
 import { resolveSettings } from '../orchestration-options';
 import { AdminKeyGuard } from '../security/api-key.guard';
 import { approvalRefusal, unapprovedRefusal } from './approval-rules';
-import { approvalOfContent } from './cta-approvals';
 
 const cta = (fields: Partial<CtaContentState> = {}): CtaContentState => ({
   id: 12,

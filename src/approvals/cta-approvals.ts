@@ -1,19 +1,7 @@
 import { EntityManager, In } from 'typeorm';
+import type { StoredApproval } from '../cta-lifecycle/content-approvals';
+import type { CtaApprovalReader } from '../ctas/cta-approval-reader';
 import { CtaApprovalEntity } from './cta-approval.entity';
-
-// What the ctas feature reads of approvals, for the records the admin API shows. Functions on the
-// caller's `manager` rather than a provider: the approvals module imports the ctas module.
-
-/** An approval as the admin API shows it: the key that approved the CTA's current content, and when. */
-export interface CtaApproval {
-  by: string;
-  at: number;
-}
-
-/** An approval as stored: of one content revision. */
-export interface StoredApproval extends CtaApproval {
-  contentRevision: number;
-}
 
 /** The stored approvals of the given CTAs, by CTA id: one query. */
 export async function approvalsOf(manager: EntityManager, tenantId: string, ctaIds: number[]): Promise<Map<number, StoredApproval>> {
@@ -23,6 +11,5 @@ export async function approvalsOf(manager: EntityManager, tenantId: string, ctaI
   );
 }
 
-/** The approval of the CTA's current content: a stored one of an earlier revision was voided by the change since. */
-export const approvalOfContent = (stored: StoredApproval | undefined, contentRevision: number): CtaApproval | null =>
-  stored !== undefined && stored.contentRevision === contentRevision ? { by: stored.by, at: stored.at } : null;
+/** What the ctas feature's records read of approvals (bound in src/orchestration-ports.ts). */
+export const ctaApprovalReader: CtaApprovalReader = { approvalsOf };

@@ -1,6 +1,6 @@
 import { BAD_TENANT_EXAMPLE, type ErrorExample, type RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
-import { FLOW_TAG_NAME, RECORD_EXAMPLE } from '../ctas/cta-api-examples';
+import { FLOW_TAG_NAME, RECORD_EXAMPLE } from '../api-docs/flow-examples';
 import { AUDIT_ACTIONS, type AuditEntry, type AuditPage } from './audit.types';
 
 /**

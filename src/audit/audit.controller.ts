@@ -6,10 +6,10 @@ import { DataEnvelope, dataEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { ValidQuery } from '../common/validation';
-import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
-import { parseCtaId, unknownCta } from '../ctas/cta-id';
-import { CtaSummaries } from '../ctas/cta-summaries.reader';
-import { DEFAULT_PAGE_SIZE } from '../ctas/cta-listing.service';
+import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../api-docs/flow-examples';
+import { parseCtaId, unknownCta } from '../common/cta-id';
+import { AuditedCtas } from './audited-ctas';
+import { DEFAULT_PAGE_SIZE } from '../common/page-query.dto';
 import { AUDIT_ERRORS, AUDIT_PAGE_EXAMPLE, TAG_NAME_PARAM } from './audit-api-examples';
 import { AuditFilter, AuditLog, AuditPaging } from './audit-log.service';
 import type { AuditEntityType, AuditPage } from './audit.types';
@@ -35,7 +35,7 @@ const paging = (query: AuditPageQueryDto): AuditPaging => ({
 export class AuditController {
   constructor(
     private readonly audit: AuditLog,
-    private readonly ctas: CtaSummaries,
+    private readonly ctas: AuditedCtas,
   ) {}
 
   @Get('audit')

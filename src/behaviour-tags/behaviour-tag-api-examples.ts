@@ -1,7 +1,7 @@
 import { BAD_TENANT_EXAMPLE, type RouteErrors } from '../common/api-error-responses';
 import { exampleNeedsText } from '../api-docs/endpoint';
 import { ErrorCode } from '../common/error-code';
-import { FLOW_CTA_ID, FLOW_TAG_NAME } from '../ctas/cta-api-examples';
+import { FLOW_CTA_ID, FLOW_TAG_NAME } from '../api-docs/flow-examples';
 
 /**
  * The shared example tag (Swagger and the tests), linking the CTA the create example makes on an

@@ -1,10 +1,10 @@
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { RUNNING_STATUSES, TAG_CHANGEABLE_STATUSES, TAG_LINKABLE_STATUSES } from '../cta-status/cta-status-policy';
-import type { CtaStatus } from '../ctas/cta.types';
+import { RUNNING_STATUSES, TAG_CHANGEABLE_STATUSES, TAG_LINKABLE_STATUSES } from '../cta-lifecycle/cta-status-policy';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 import type { CtaRelation, CtaRelationSide, TagExposureRule } from './behaviour-tag.types';
-import { ctaIdString } from '../ctas/cta-id';
-import { weeksAsDays } from '../ctas/exposure-limits';
+import { ctaIdString } from '../common/cta-id';
+import { weeksAsDays } from '../rule/exposure-limits';
 import type { BehaviourTagRulesDto, CtaRelationSideDto } from './dto/behaviour-tag-body.dto';
 
 /**

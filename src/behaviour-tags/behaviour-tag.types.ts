@@ -1,4 +1,4 @@
-import type { WindowUnit } from '../ctas/cta.types';
+import type { WindowUnit } from '../rule/rule.types';
 
 export const CTA_RELATION_RULES = ['ANY', 'LIST', 'REST'] as const;
 export type CtaRelationRule = (typeof CTA_RELATION_RULES)[number];

@@ -7,7 +7,6 @@ import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { asStoredJson } from '../common/json-values';
-import { lockCtaStates } from '../ctas/cta-rows';
 import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
@@ -26,6 +25,7 @@ import {
 } from './behaviour-tag-rules';
 import type { BehaviourTagRecordDto } from './dto/behaviour-tag-record.dto';
 import type { CreateBehaviourTagDto, UpdateBehaviourTagDto } from './dto/behaviour-tag-body.dto';
+import { TaggedCtas } from './tagged-ctas';
 
 /** A link insert refused by the (tenant_id, cta_id) key: a concurrent request linked one of these CTAs first. */
 class LinkRaceLost extends Error {
@@ -79,6 +79,7 @@ export class BehaviourTagsService {
     private readonly catalogue: CatalogueRevisionService,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
+    private readonly ctas: TaggedCtas,
   ) {}
 
   async create(tenantId: string, user: string, body: CreateBehaviourTagDto, origin: ChangeOrigin): Promise<void> {
@@ -195,7 +196,7 @@ export class BehaviourTagsService {
 
   /** The tenant's CTAs among `ids`, locked for the rest of the transaction. */
   private async lockCtas(manager: EntityManager, tenantId: string, ids: string[]): Promise<Map<string, LinkedCtaState>> {
-    const rows = await lockCtaStates(manager, tenantId, ids.map(Number));
+    const rows = await this.ctas.lockStates(manager, tenantId, ids.map(Number));
     return new Map(rows.map((cta) => [String(cta.id), { id: String(cta.id), status: cta.status, isTest: cta.isTest }]));
   }
 

@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { ALL_USERS_COHORT } from '../rule/rule.types';
 
 /** The launch's client attributes, from the headers `app_version`, `package_name`, `hotpatch_version` (or `codepush_version`); absent when not sent. */
 export interface CohortClient {
@@ -19,9 +20,10 @@ export interface CohortProvider {
 
 export const COHORT_PROVIDER = Symbol('COHORT_PROVIDER');
 
-export const InjectCohortProvider = (): ParameterDecorator => Inject(COHORT_PROVIDER);
+// The rule's grammar names the cohort every user is in; the provider answers it.
+export { ALL_USERS_COHORT };
 
-export const ALL_USERS_COHORT = 'all';
+export const InjectCohortProvider = (): ParameterDecorator => Inject(COHORT_PROVIDER);
 
 /** The default provider: every user is in the cohort `all` and in no other cohort of the host's. */
 export class AllUsersCohortProvider implements CohortProvider {

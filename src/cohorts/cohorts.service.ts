@@ -9,8 +9,7 @@ import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { asStoredJson } from '../common/json-values';
 import { joinProblemTexts, MAX_PROBLEMS_NAMED } from '../common/problems';
-import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
-import { whereCtaStatusIn } from '../ctas/cta-rows';
+import { IN_PLAY_STATUSES } from '../cta-lifecycle/cta-status-policy';
 import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
@@ -23,6 +22,7 @@ import { CohortKind, CohortRule, cohortsNamedBy, COHORT_KINDS } from './cohort-r
 import { CohortEntity } from './cohort.entity';
 import { CtaCohortEntity } from './cta-cohort.entity';
 import type { CreateCohortDto, UpdateCohortDto } from './dto/cohort-body.dto';
+import { CohortCtas } from './cohort-ctas';
 
 export const cohortNotFound = (name: string): DomainError => new DomainError(ErrorCode.COHORT_NOT_FOUND, `cohort '${name}' does not exist`);
 
@@ -38,6 +38,7 @@ export class CohortsService {
     private readonly members: CohortMembersService,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
+    private readonly ctas: CohortCtas,
   ) {}
 
   async create(tenantId: string, user: string, body: CreateCohortDto, origin: ChangeOrigin): Promise<CohortRecord> {
@@ -140,14 +141,15 @@ export class CohortsService {
     const cohortId = await this.catalogue.write(tenantId, async (manager) => {
       const cohort = await manager.findOneBy(CohortEntity, { tenantId, name });
       if (!cohort) throw cohortNotFound(name);
-      const running = await whereCtaStatusIn(
-        manager
-          .createQueryBuilder(CtaCohortEntity, 'link')
-          .select('link.ctaId', 'id')
-          .where('link.tenantId = :tenantId AND link.cohortName = :name', { tenantId, name }),
-        'link',
-        IN_PLAY_STATUSES,
-      )
+      const running = await this.ctas
+        .whereCtaStatusIn(
+          manager
+            .createQueryBuilder(CtaCohortEntity, 'link')
+            .select('link.ctaId', 'id')
+            .where('link.tenantId = :tenantId AND link.cohortName = :name', { tenantId, name }),
+          'link',
+          IN_PLAY_STATUSES,
+        )
         .orderBy('link.ctaId')
         .getRawMany<{ id: number | string }>();
       if (running.length > 0) {

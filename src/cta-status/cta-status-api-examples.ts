@@ -1,6 +1,6 @@
 import type { RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
-import { STATUS_ACTIONS } from './cta-transitions';
+import { STATUS_ACTIONS } from '../cta-lifecycle/cta-transitions';
 
 /** The path parameter naming the status change. */
 export const STATUS_ACTION_PARAM = {

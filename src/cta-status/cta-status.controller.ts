@@ -5,7 +5,7 @@ import { API_TAG } from '../api-docs/api-tags';
 import { OPTIONAL_USER_HEADER } from '../common/api-headers';
 import { EmptyEnvelope, emptyEnvelope } from '../common/envelope';
 import { TenantId } from '../common/request-headers';
-import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
+import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../api-docs/flow-examples';
 import { ChangeOrigin } from '../audit/change-origin';
 import { CTA_STATUS_ERRORS, STATUS_ACTION_PARAM } from './cta-status-api-examples';
 import { CtaStatusService } from './cta-status.service';

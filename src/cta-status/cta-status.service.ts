@@ -7,14 +7,21 @@ import { Clock, describeInstant } from '../common/clock';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { PeriodicJobsService, runInBatches } from '../scheduling/periodic-jobs.service';
-import { parseCtaId, unknownCta } from '../ctas/cta-id';
+import { parseCtaId, unknownCta } from '../common/cta-id';
 import type { CtaRecord } from '../ctas/cta-record';
 import { CtaRecords } from '../ctas/cta-records.service';
 // The one shared table: ctas owns the rows, this feature their `status` column (docs/decisions/0023-feature-folders-and-boundaries.md).
-// eslint-disable-next-line no-restricted-imports -- the one shared table (above)
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the one shared table (above)
 import { CtaEntity } from '../ctas/cta.entity';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
-import { isStatusAction, STATUS_ACTIONS, StatusAction, TIMED_TRANSITIONS, TimedTransition, TRANSITIONS } from './cta-transitions';
+import {
+  isStatusAction,
+  STATUS_ACTIONS,
+  StatusAction,
+  TIMED_TRANSITIONS,
+  TimedTransition,
+  TRANSITIONS,
+} from '../cta-lifecycle/cta-transitions';
 
 const isDue = (cta: CtaRecord, timed: TimedTransition, now: number): boolean =>
   timed.from.includes(cta.ctaStatus) && cta[timed.dueAt] !== null && (cta[timed.dueAt] as number) <= now;

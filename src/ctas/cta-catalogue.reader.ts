@@ -3,7 +3,7 @@ import { DataSource, In } from 'typeorm';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { CtaTestUserEntity } from './cta-test-user.entity';
 import { CtaEntity } from './cta.entity';
-import type { CtaStatus } from './cta.types';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 
 export type CatalogueCtaRow = Pick<
   CtaEntity,

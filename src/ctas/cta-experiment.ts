@@ -1,6 +1,6 @@
 import { isJsonObject } from '../common/validation';
 import type { Problem } from '../common/problems';
-import { ruleStates } from './cta-state-graph';
+import { ruleStates } from '../rule/cta-state-graph';
 
 /**
  * A CTA's experiment (docs/experiments.md, docs/decisions/0026-experiments.md): a holdout of its users

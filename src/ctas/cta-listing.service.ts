@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
+import { DEFAULT_PAGE_SIZE } from '../common/page-query.dto';
 import { DomainError } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
@@ -8,10 +9,8 @@ import { CtaRecord, toCtaRecord } from './cta-record';
 import { CtaRecords } from './cta-records.service';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaEntity } from './cta.entity';
-import { CTA_STATUSES, CtaStatus } from './cta.types';
+import { CTA_STATUSES, CtaStatus } from '../cta-lifecycle/cta-statuses';
 import type { ListCtasQueryDto } from './dto/list-ctas-query.dto';
-
-export const DEFAULT_PAGE_SIZE = 10;
 
 export interface CtaPage {
   ctas: CtaRecord[];

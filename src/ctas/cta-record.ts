@@ -1,7 +1,8 @@
-import { approvalOfContent, CtaApproval, StoredApproval } from '../approvals/cta-approvals';
+import { approvalOfContent, CtaApproval, StoredApproval } from '../cta-lifecycle/content-approvals';
 import type { CtaExperiment } from './cta-experiment';
 import type { CtaEntity } from './cta.entity';
-import type { CtaRule, CtaStatus } from './cta.types';
+import type { CtaRule } from '../rule/rule.types';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 import type { CtaFieldsDto } from './dto/cta-body.dto';
 
 /** A CTA as the admin API answers it (seed "CTA" resource). */

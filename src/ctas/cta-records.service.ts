@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { approvalsOf } from '../approvals/cta-approvals';
 import { AuditLog, TenantChange } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
 import { asStoredJson } from '../common/json-values';
 import { forUpdate } from '../database/row-lock';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
+import type { CtaContentState } from '../cta-lifecycle/content-approvals';
+import { CtaApprovalReader } from './cta-approval-reader';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaLinks, CtaRecord, toCtaRecord } from './cta-record';
 import { CtaEntity } from './cta.entity';
@@ -43,7 +44,18 @@ export class CtaRecords {
     private readonly behaviourTags: BehaviourTagReader,
     private readonly audit: AuditLog,
     @InjectSettings() private readonly settings: OrchestrationSettings,
+    private readonly approvals: CtaApprovalReader,
   ) {}
+
+  /** The tenant's CTA of that id, normal or test, as an approval looks at it; `locked` takes the row's lock for the rest of the transaction. */
+  async contentState(manager: EntityManager, tenantId: string, id: number, { locked = false } = {}): Promise<CtaContentState | null> {
+    const query = manager
+      .createQueryBuilder(CtaEntity, 'cta')
+      .select(['cta.id', 'cta.status', 'cta.isTest', 'cta.contentRevision', 'cta.contentChangedBy'])
+      .where('cta.tenantId = :tenantId AND cta.id = :id', { tenantId, id });
+    const cta = await (locked ? forUpdate(query) : query).getOne();
+    return cta && { ...cta, id: Number(cta.id) };
+  }
 
   /**
    * Tags and behaviour tag names of the given CTAs, and their approvals while approvals are
@@ -57,7 +69,7 @@ export class CtaRecords {
     const [tags, behaviourTags, approvals] = await Promise.all([
       manager.find(CtaTagEntity, { where: { tenantId, ctaId: In(ctaIds) } }),
       this.behaviourTags.linksOfCtas(manager, tenantId, ctaIds),
-      withApprovals ? approvalsOf(manager, tenantId, ctaIds) : undefined,
+      withApprovals ? this.approvals.approvalsOf(manager, tenantId, ctaIds) : undefined,
     ]);
     return {
       tags: group(tags.map(({ ctaId, tag }) => ({ ctaId, value: tag }))),

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { AuditedCtas } from '../audit/audited-ctas';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { CtaEntity } from './cta.entity';
-import type { CtaStatus } from './cta.types';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 
 /** A CTA's id, name and status: what a report about CTAs names them by. */
 export interface CtaSummary {
@@ -16,7 +17,7 @@ const toSummary = ({ id, name, status }: Pick<CtaEntity, 'id' | 'name' | 'status
 
 /** The tenant's CTAs (test CTAs aside) by id, name and status, read from the status index alone. */
 @Injectable()
-export class CtaSummaries {
+export class CtaSummaries implements AuditedCtas {
   constructor(@InjectOrchestrationDataSource() private readonly dataSource: DataSource) {}
 
   /** Whether the tenant has a CTA of that id, a test CTA included. */

@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { validate } from 'class-validator';
 import { CohortDirectory, InjectCohortDirectory } from '../cohorts/cohort-directory';
 import { invalidRequest } from '../common/domain-error';
 import { Problem, validationProblems } from '../common/problems';
 import { toDto } from '../common/validation';
 import { EventsService } from '../events/events.service';
-import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
-import { experimentProblems } from './cta-experiment';
-import { checkCtaRule } from './cta-rule';
-import type { CtaRule } from './cta.types';
+import { eligibilityCohorts, ruleWarnings } from '../rule/cta-rule-warnings';
+import { checkCtaBody } from './cta-body-check';
+import { ctaTimeBounds } from './cta-time-bounds';
+import type { CtaRule } from '../rule/rule.types';
 import { CtasService } from './ctas.service';
 import { ValidateCtaDto } from './dto/cta-body.dto';
 
@@ -42,6 +44,8 @@ export class CtaValidationService {
     private readonly ctas: CtasService,
     private readonly events: EventsService,
     @InjectCohortDirectory() private readonly cohorts: CohortDirectory,
+    @InjectSettings() private readonly settings: OrchestrationSettings,
+    private readonly clock: Clock,
   ) {}
 
   async validate(tenantId: string, body: unknown): Promise<CtaValidationReport> {
@@ -73,13 +77,12 @@ export class CtaValidationService {
     // The same options as the body pipe of create; the rule is the rule checker's (all its problems, not only "must be an object").
     const fieldErrors = await validate(dto, { forbidUnknownValues: true, validationError: { target: false, value: true } });
     const errors = validationProblems(fieldErrors.filter((error) => error.property !== 'rule'));
-    const { rule, problems, normalised } = checkCtaRule(dto.rule, { inPlace: true });
-    errors.push(...problems, ...experimentProblems(dto.experiment, rule ?? dto.rule));
+    // Times the fields refused are not checked again.
     const timesValid = !errors.some((error) => error.path === 'startTime' || error.path === 'endTime');
-    if (timesValid) {
-      errors.push(...this.ctas.timeProblems(dto));
-    }
-    return { dto, rule, errors, normalised };
+    const times = timesValid ? ctaTimeBounds(this.settings, this.clock.now()) : null;
+    const check = checkCtaBody(dto, { rule: { inPlace: true }, times });
+    errors.push(...check.problems, ...check.times);
+    return { dto, rule: check.rule, errors, normalised: check.normalised };
   }
 
   private async warnings(tenantId: string, rule: Record<string, unknown>): Promise<Problem[]> {

@@ -2,7 +2,8 @@ import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { booleanTransformer, jsonTransformer } from '../database/transformers';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { CtaExperiment } from './cta-experiment';
-import type { CtaRule, CtaStatus } from './cta.types';
+import type { CtaRule } from '../rule/rule.types';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 
 /**
  * A CTA, normal or test (docs/decisions/0002-status-lifecycle-and-live-edits.md, docs/decisions/0005-test-ctas.md).

@@ -14,17 +14,8 @@ import { CtaValidationReport, CtaValidationService } from './cta-validation.serv
 import { KnownCtaInterceptor } from './known-cta.interceptor';
 import { CtasService } from './ctas.service';
 import { CreateCtaDto, UpdateCtaDto, ValidateCtaDto } from './dto/cta-body.dto';
-import {
-  CTA_BODY_EXAMPLES,
-  CTA_ERRORS,
-  CTA_ID_PARAM,
-  FILTER_VALUES_EXAMPLE,
-  FLOW_CTA_ID,
-  PAGE_EXAMPLE,
-  RECORD_EXAMPLE,
-  VALIDATION_EXAMPLES,
-  EXAMPLE_NEEDS,
-} from './cta-api-examples';
+import { CTA_BODY_EXAMPLES, CTA_ERRORS, FILTER_VALUES_EXAMPLE, PAGE_EXAMPLE, VALIDATION_EXAMPLES } from './cta-api-examples';
+import { CTA_ID_PARAM, FLOW_CTA_ID, RECORD_EXAMPLE, EXAMPLE_NEEDS } from '../api-docs/flow-examples';
 import { CTA_ID_SCHEMA, CtaFilterValuesDto, CtaPageDto, CtaRecordDto, CtaValidationReportDto } from './dto/cta-record.dto';
 import { ListCtasQueryDto } from './dto/list-ctas-query.dto';
 import { USER_HEADER } from '../common/api-headers';

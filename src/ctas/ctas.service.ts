@@ -3,34 +3,27 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditLog, recordedVersion } from '../audit/audit-log.service';
 import type { AuditAction, ChangeOrigin } from '../audit/audit.types';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
-import { Clock, describeInstant } from '../common/clock';
+import { Clock } from '../common/clock';
 import { writeCtaCohortLinks } from '../cohorts/cta-cohort-links';
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { ErrorCode } from '../common/error-code';
-import { fieldProblemsText, joinProblems, Problem } from '../common/problems';
-import { editRefusal, LIVE_EDIT_STATUSES, sentStartTime } from '../cta-status/cta-status-policy';
+import { fieldProblemsText, joinProblems } from '../common/problems';
+import { isLiveEdit, planCtaEdit } from '../cta-lifecycle/cta-edit-plan';
 import { insertDocuments, updateDocuments } from '../database/document-writes';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
-import { parseCtaId, parseCtaIdValue, unknownCta } from './cta-id';
+import { parseCtaId, parseCtaIdValue, unknownCta } from '../common/cta-id';
 import { type CtaRecord, editableFields } from './cta-record';
 import { CtaRecords } from './cta-records.service';
-import { CtaExperiment, experimentProblems, sameExperiment, storedExperiment } from './cta-experiment';
-import { checkCtaRule } from './cta-rule';
-import { stateGraphChange } from './cta-state-graph';
+import { CtaExperiment, sameExperiment, storedExperiment } from './cta-experiment';
+import { checkCtaBody } from './cta-body-check';
+import { ctaTimeBounds } from './cta-time-bounds';
 import { CtaTagEntity } from './cta-tag.entity';
 import { CtaEntity, ruleColumnValue } from './cta.entity';
-import type { CtaRule } from './cta.types';
+import type { CtaRule } from '../rule/rule.types';
 import type { CreateCtaDto, CtaFieldsDto, UpdateCtaDto } from './dto/cta-body.dto';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-const endAfterStartProblem = (startTime: number, endTime: number): Problem | null =>
-  endTime > startTime
-    ? null
-    : { path: 'endTime', message: `must be after startTime ${describeInstant(startTime)}, not ${describeInstant(endTime)}` };
 
 /** A create or update body after validation: what gets written. */
 interface CtaFields {
@@ -60,7 +53,7 @@ export class CtasService {
 
   async create(tenantId: string, user: string, body: CreateCtaDto, origin: ChangeOrigin): Promise<number> {
     const now = this.clock.now();
-    const fields = this.validFields(body, this.timeProblems(body, now));
+    const fields = this.validFields(body, now);
     const row: Omit<CtaEntity, 'id'> = {
       tenantId,
       name: body.name,
@@ -143,33 +136,28 @@ export class CtasService {
       if (!current) {
         throw unknownCta(id);
       }
-      const liveEdit = LIVE_EDIT_STATUSES.includes(current.status);
-      const sentStart = sentStartTime(current.status, body.startTime);
       // A live or scheduled CTA's times follow its status (editRefusal) rather than the window's lower bound.
-      const fields = this.validFields(body, this.timeProblems(body, now, { pastAllowed: liveEdit }));
+      const fields = this.validFields(body, now, { pastAllowed: isLiveEdit(current) });
       const experiment = fields.experiment === undefined ? current.experiment : fields.experiment;
-      const refusal = editRefusal(
-        { id, status: current.status, startTime: current.startTime, endTime: current.endTime },
+      const plan = planCtaEdit(
+        current,
         {
-          stateGraph: liveEdit ? stateGraphChange(current.rule, fields.rule) : null,
-          startTime: sentStart,
+          rule: fields.rule,
+          startTime: body.startTime,
           endTime: body.endTime,
           experimentChanged: !sameExperiment(current.experiment, experiment),
         },
         now,
         { approvalsRequired: this.settings.approvalsRequired },
       );
-      if (refusal !== null) {
-        throw new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, refusal);
+      if (plan.refusal !== undefined) {
+        throw new DomainError(ErrorCode.CTA_STATUS_UPDATE_INVALID, plan.refusal);
       }
+      if (plan.problem !== undefined) {
+        throw invalidRequest(fieldProblemsText([plan.problem]));
+      }
+      const { startTime, endTime } = plan;
       const before = await this.records.recordOf(manager, current);
-      // Omitted description/startTime/endTime/capExempt keep their value; an explicit null clears it (a start only in draft).
-      const startTime = sentStart === undefined ? current.startTime : sentStart;
-      const endTime = body.endTime === undefined ? current.endTime : body.endTime;
-      const order = startTime !== null && endTime !== null ? endAfterStartProblem(startTime, endTime) : null;
-      if (order) {
-        throw invalidRequest(fieldProblemsText([order]));
-      }
       const changes = {
         team: fields.team,
         rule: fields.rule,
@@ -229,37 +217,11 @@ export class CtasService {
   }
 
   /**
-   * Each time sent must lie in [now - tolerance, now + horizon], and endTime after startTime (docs/decisions/0002-status-lifecycle-and-live-edits.md).
-   * `pastAllowed`: no lower bound (a live edit's times follow the CTA's status instead).
-   */
-  timeProblems(body: Pick<CtaFieldsDto, 'startTime' | 'endTime'>, now = this.clock.now(), { pastAllowed = false } = {}): Problem[] {
-    const { ctaTimeToleranceMs, ctaTimeHorizonDays } = this.settings;
-    const earliest = now - ctaTimeToleranceMs;
-    const latest = now + ctaTimeHorizonDays * DAY_MS;
-    const problems: Problem[] = [];
-    for (const field of ['startTime', 'endTime'] as const) {
-      const time = body[field];
-      if (typeof time === 'number' && ((time < earliest && !pastAllowed) || time > latest)) {
-        problems.push({
-          path: field,
-          message:
-            `must lie between ${describeInstant(earliest)} (now - ${ctaTimeToleranceMs} ms) and ${describeInstant(latest)} ` +
-            `(now + ${ctaTimeHorizonDays} days), not ${describeInstant(time)}, ${time < earliest ? 'in the past' : 'too far ahead'}`,
-        });
-      }
-    }
-    const order =
-      typeof body.startTime === 'number' && typeof body.endTime === 'number' ? endAfterStartProblem(body.startTime, body.endTime) : null;
-    return order ? [...problems, order] : problems;
-  }
-
-  /**
    * The fields create and update share, validated (the DTO checked their types): every problem of
    * the rule, the experiment and the times in one message.
    */
-  private validFields(body: CtaFieldsDto, times: Problem[]): CtaFields {
-    const { rule, problems } = checkCtaRule(body.rule);
-    problems.push(...experimentProblems(body.experiment, rule ?? body.rule));
+  private validFields(body: CtaFieldsDto, now: number, { pastAllowed = false } = {}): CtaFields {
+    const { rule, problems, times } = checkCtaBody(body, { times: ctaTimeBounds(this.settings, now, { pastAllowed }) });
     if (rule === null || problems.length > 0 || times.length > 0) {
       throw invalidRequest([joinProblems(problems), fieldProblemsText(times)].filter(Boolean).join('; '));
     }

@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import { parseTenantId } from '../common/request-headers';
-import { parseCtaId, unknownCta } from './cta-id';
+import { parseCtaId, unknownCta } from '../common/cta-id';
 import { CtaSummaries } from './cta-summaries.reader';
 
 /**

@@ -10,10 +10,10 @@ import { idsByTenant, PeriodicJobsService, runInBatches } from '../scheduling/pe
 import { insertDocuments } from '../database/document-writes';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { forUpdate } from '../database/row-lock';
-import { parseCtaId, unknownCta } from './cta-id';
+import { parseCtaId, unknownCta } from '../common/cta-id';
 import type { CtaRecord } from './cta-record';
 import { CtaRecords } from './cta-records.service';
-import { validateCtaRule } from './cta-rule';
+import { validateCtaRule } from '../rule/cta-rule';
 import { CtaTestUserEntity } from './cta-test-user.entity';
 import { CtaEntity } from './cta.entity';
 import type { CreateTestCtaDto } from './dto/test-cta-body.dto';

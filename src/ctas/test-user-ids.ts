@@ -1,5 +1,5 @@
 import { userIdValue } from '../common/user-id';
-import { parseCtaIdValue } from './cta-id';
+import { parseCtaIdValue } from '../common/cta-id';
 
 /**
  * The fields of a test CTA body read by hand: `userIds` (JSON integers within 2^53 — beyond that JSON numbers

@@ -4,8 +4,7 @@ import { AuditLog } from '../audit/audit-log.service';
 import type { ChangeOrigin } from '../audit/audit.types';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/domain-error';
-import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
-import { ctasReactingTo } from '../ctas/cta-rows';
+import { IN_PLAY_STATUSES } from '../cta-lifecycle/cta-status-policy';
 import { ErrorCode } from '../common/error-code';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { insertDocuments, updateDocuments } from '../database/document-writes';
@@ -15,6 +14,7 @@ import type { EventDefinitionDto, EventPropertyDto } from './dto/event-definitio
 import { definitionsToWrite, eventChange, inKeyOrder, storedProperties } from './event-definition-rules';
 import { EventDefinitionEntity } from './event-definition.entity';
 import type { EventDefinition } from './event-definition.types';
+import { EventCtas } from './event-ctas';
 
 const eventNotFound = (name: string): DomainError => new DomainError(ErrorCode.EVENT_NOT_FOUND, `event '${name}' does not exist`);
 
@@ -32,6 +32,7 @@ export class EventsService {
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
+    private readonly ctas: EventCtas,
   ) {}
 
   /** Creates or replaces each event; answers how many were written. */
@@ -120,7 +121,7 @@ export class EventsService {
       if (!before) {
         throw eventNotFound(name);
       }
-      const running = await ctasReactingTo(manager, tenantId, name, IN_PLAY_STATUSES, this.clock.now());
+      const running = await this.ctas.reactingTo(manager, tenantId, name, IN_PLAY_STATUSES, this.clock.now());
       if (running.length > 0) {
         throw new DomainError(
           ErrorCode.EVENT_IN_USE,

@@ -1,6 +1,6 @@
 import type { RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
-import { EXPERIMENT_EXAMPLE, FLOW_CTA_ID } from '../ctas/cta-api-examples';
+import { EXPERIMENT_EXAMPLE, FLOW_CTA_ID } from '../api-docs/flow-examples';
 import type { ExperimentReport } from './experiment-report';
 
 /**

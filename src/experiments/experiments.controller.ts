@@ -4,7 +4,7 @@ import { AdminEndpoint } from '../api-docs/endpoint';
 import { API_TAG } from '../api-docs/api-tags';
 import { DataEnvelope, dataEnvelope } from '../common/envelope';
 import { TenantId } from '../common/request-headers';
-import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
+import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../api-docs/flow-examples';
 import { ExperimentReportDto } from './dto/experiment-report.dto';
 import type { ExperimentReport } from './experiment-report';
 import { EXPERIMENT_ERRORS, EXPERIMENT_REPORT_EXAMPLE } from './experiments-api-examples';

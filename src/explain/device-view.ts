@@ -1,6 +1,6 @@
 import type { CtaRelation, TagExposureRule } from '../behaviour-tags/behaviour-tag.types';
-import type { CtaFrequency } from '../ctas/cta.types';
-import { capReached, countInWindow } from '../simulate/device-caps';
+import type { CtaFrequency } from '../rule/rule.types';
+import { capReached, countInWindow } from '../rule/device-caps';
 
 /**
  * What a device will make of a served CTA, from the launch answer it gets (machines, resets and

@@ -1,6 +1,6 @@
 import type { RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
-import { CREATE_EXAMPLE, FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_USER_ID } from '../ctas/cta-api-examples';
+import { CREATE_EXAMPLE, FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_USER_ID } from '../api-docs/flow-examples';
 import { LAUNCH_EXAMPLE } from '../sdk/sdk-api-examples';
 
 /**

@@ -4,7 +4,7 @@ import type { CohortClient } from '../cohorts/cohort-provider';
 import { invalidRequest } from '../common/domain-error';
 import { canonicalUserId } from '../common/user-id';
 import { CatalogueCtaRow, CtaCatalogueReader } from '../ctas/cta-catalogue.reader';
-import { CTA_STATUSES } from '../ctas/cta.types';
+import { CTA_STATUSES } from '../cta-lifecycle/cta-statuses';
 import { CatalogueCta, catalogueCta, launchOrder } from '../sdk/sdk-catalogue';
 import { SdkStateService } from '../sdk/sdk-state.service';
 import { SERVING_BLOCKS, ServingAudience, servingBlocks } from '../serving/serving-decision';

@@ -1,5 +1,5 @@
 import { describeInstant } from '../common/clock';
-import type { CtaStatus } from '../ctas/cta.types';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 import type { ExposureCapReached } from '../exposure-policy/exposure-cap';
 import type { CatalogueCta } from '../sdk/sdk-catalogue';
 import { blockNames, ServingBlock } from '../serving/serving-decision';

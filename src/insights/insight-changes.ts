@@ -1,4 +1,3 @@
-import { MAX_STORED_LIST_ENTRIES, type UserState } from '../sdk/user-state';
 import {
   type ArmsCounts,
   countExperiment,
@@ -39,6 +38,9 @@ import {
  */
 
 export const DAY_MS = 86_400_000;
+
+/** A user's state keeps the newest this many entries of each list (docs/decisions/0006-user-state-merge.md): counting stays within them. */
+export const MAX_STORED_LIST_ENTRIES = 1000;
 
 /** A user's counted entries beyond the stored lists, all lists of all CTAs together, at most this many. */
 export const MAX_COUNTED_EXTRA = MAX_STORED_LIST_ENTRIES;
@@ -158,8 +160,14 @@ export interface InsightBaseline {
   text: string | null;
 }
 
-/** What counting reads of a user's state. */
-export type UserStateForInsights = Pick<UserState, 'ctas'>;
+/** What counting reads of a user's state (the SDK's `UserState` is one). */
+export interface UserStateForInsights {
+  /** By CTA id. */
+  ctas: ReadonlyMap<
+    string,
+    { activeStateMachines: ReadonlyMap<string, { currentState: string }>; resetAt: number[]; actionDoneAt: number[] }
+  >;
+}
 
 /** Users' machines by `currentState`; none: NO_MACHINES (most CTAs of a user have no machine). */
 function machinesByState(machines: ReadonlyMap<string, { currentState: string }>): ReadonlyMap<string, number> {

@@ -2,8 +2,8 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
 import { JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsService } from '../scheduling/periodic-jobs.service';
-import { takePendingInsights } from '../sdk/pending-insights';
 import { addToFolded } from './insight-folded';
+import { PendingInsightsStore } from './pending-insights-store';
 
 /** A user row changed between the fold's read and its clear (Galera: another node's write); the batch rolls back. */
 class PendingChanged extends Error {}
@@ -22,6 +22,7 @@ export class InsightFold implements OnModuleInit {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly periodicJobs: PeriodicJobsService,
+    private readonly pending: PendingInsightsStore,
   ) {}
 
   onModuleInit(): void {
@@ -44,7 +45,7 @@ export class InsightFold implements OnModuleInit {
   }
 
   private async foldBatch(manager: EntityManager): Promise<number> {
-    const taken = await takePendingInsights(manager, JOB_BATCH_ROWS);
+    const taken = await this.pending.take(manager, JOB_BATCH_ROWS);
     if (taken === null) {
       throw new PendingChanged();
     }

@@ -1,6 +1,6 @@
 import { BAD_TENANT_EXAMPLE, type ErrorExample, type RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
-import { CREATE_EXAMPLE, FLOW_CTA_ID } from '../ctas/cta-api-examples';
+import { CREATE_EXAMPLE, FLOW_CTA_ID } from '../api-docs/flow-examples';
 import type { CtaInsights, InsightsOverview } from './insights.types';
 
 /**

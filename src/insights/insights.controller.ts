@@ -6,7 +6,7 @@ import { DataEnvelope, dataEnvelope } from '../common/envelope';
 import { ErrorCode } from '../common/error-code';
 import { TenantId } from '../common/request-headers';
 import { ValidQuery } from '../common/validation';
-import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../ctas/cta-api-examples';
+import { CTA_ID_PARAM, EXAMPLE_NEEDS } from '../api-docs/flow-examples';
 import { CtaInsightsDto, InsightsOverviewDto, InsightsQueryDto } from './dto/insights.dto';
 import { CTA_INSIGHTS_EXAMPLE, INSIGHTS_ERRORS, INSIGHTS_OVERVIEW_EXAMPLE } from './insights-api-examples';
 import { InsightsService } from './insights.service';

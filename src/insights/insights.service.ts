@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
-import { unknownCta, parseCtaId } from '../ctas/cta-id';
+import { unknownCta, parseCtaId } from '../common/cta-id';
 import { CtaSummaries } from '../ctas/cta-summaries.reader';
 import { InjectOrchestrationDataSource } from '../database/orchestration-data-source';
 import { createSnapshotReads, type SnapshotReads } from '../database/snapshot-reads';
-import { pendingInsightsOf } from '../sdk/pending-insights';
 import { EXPERIMENT_ARMS, type ExperimentArm } from '../serving/experiment-arm';
 import type { ArmsCounts } from './experiment-changes';
 import { dayOf } from './insight-changes';
 import { CountsByCta, CtaCounts } from './insight-counts';
 import { readPending } from './insight-pending';
+import { PendingInsightsStore } from './pending-insights-store';
 import { DayRange, dayRange, dayText, monthsAndDays } from './insight-range';
 import type { CtaInsights, InsightsDay, InsightsOverview, InsightsTotals } from './insights.types';
 
@@ -50,6 +50,7 @@ export class InsightsService {
     @InjectOrchestrationDataSource() dataSource: DataSource,
     private readonly clock: Clock,
     private readonly ctas: CtaSummaries,
+    private readonly pending: PendingInsightsStore,
   ) {
     this.reads = createSnapshotReads(dataSource);
   }
@@ -64,7 +65,7 @@ export class InsightsService {
       { sql: DAYS_OF_CTA, values: [tenantId, id, range.from, range.to] },
       { sql: USERS_OF_CTA, values: [tenantId, id] },
       { sql: STATES_OF_CTA, values: [tenantId, id] },
-      pendingInsightsOf(tenantId),
+      this.pending.pendingOf(tenantId),
     ]);
     const counts = new CtaCounts();
     days.forEach((row) => counts.addDay(Number(row.day), Number(row.actions), Number(row.resets), Number(row.new_users)));
@@ -96,7 +97,7 @@ export class InsightsService {
    * caller has checked the CTA.
    */
   async experimentArms(tenantId: string, id: number): Promise<ArmsCounts> {
-    const [folded, pending] = await this.reads([{ sql: ARMS_OF_CTA, values: [tenantId, id] }, pendingInsightsOf(tenantId)]);
+    const [folded, pending] = await this.reads([{ sql: ARMS_OF_CTA, values: [tenantId, id] }, this.pending.pendingOf(tenantId)]);
     const counts = new CtaCounts();
     for (const row of folded) {
       const index = EXPERIMENT_ARMS.indexOf(row.arm as ExperimentArm);
@@ -125,7 +126,7 @@ export class InsightsService {
       this.ctas.all(tenantId),
       this.reads([
         { sql: REACHED_OF_TENANT, values: [tenantId] },
-        pendingInsightsOf(tenantId),
+        this.pending.pendingOf(tenantId),
         ...(fromMonth <= toMonth ? [{ sql: MONTH_SUMS_OF_TENANT, values: [tenantId, fromMonth, toMonth] }] : []),
         ...days.map((run) => ({ sql: DAY_SUMS_OF_TENANT, values: [tenantId, run.from, run.to] })),
       ]),

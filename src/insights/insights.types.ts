@@ -1,4 +1,4 @@
-import type { CtaStatus } from '../ctas/cta.types';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 
 /** The server's view of a CTA's users now: their stored machines (a machine expired on a device counts until a launch prunes it). */
 export interface InsightsNow {

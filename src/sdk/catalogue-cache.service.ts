@@ -5,7 +5,7 @@ import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { Clock } from '../common/clock';
 import { CohortDefinitionReader } from '../cohorts/cohort-definition.reader';
-import { IN_PLAY_STATUSES } from '../cta-status/cta-status-policy';
+import { IN_PLAY_STATUSES } from '../cta-lifecycle/cta-status-policy';
 import { CtaCatalogueReader } from '../ctas/cta-catalogue.reader';
 import { ExposurePolicyReader } from '../exposure-policy/exposure-policy.reader';
 import { MetricsService } from '../metrics/metrics.service';

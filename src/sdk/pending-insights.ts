@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { SqlStatement } from '../database/snapshot-reads';
+import type { PendingInsightsStore, TakenInsights } from '../insights/pending-insights-store';
 import { UserStateEntity } from './user-state.entity';
 
 /**
@@ -13,16 +14,10 @@ import { UserStateEntity } from './user-state.entity';
 const CLEARED_PER_STATEMENT = 250;
 
 /** The statement that reads the pending insights of the tenant's users (a row each, `pending_insights`). */
-export const pendingInsightsOf = (tenantId: string): SqlStatement => ({
+const pendingInsightsOf = (tenantId: string): SqlStatement => ({
   sql: 'SELECT pending_insights FROM sdk_user_states WHERE pending_since IS NOT NULL AND tenant_id = ?',
   values: [tenantId],
 });
-
-/** One user's pending insights, taken. */
-export interface TakenInsights {
-  tenantId: string;
-  pending: string;
-}
 
 /**
  * Takes the pending insights of up to `limit` users of any tenants, oldest first: clears them and
@@ -30,7 +25,7 @@ export interface TakenInsights {
  * counts again on what is stored now. Null when one of the rows changed after it was read (possible
  * on Galera only, where row locks are a node's own): the caller rolls back and tries again.
  */
-export async function takePendingInsights(manager: EntityManager, limit: number): Promise<TakenInsights[] | null> {
+async function takePendingInsights(manager: EntityManager, limit: number): Promise<TakenInsights[] | null> {
   const lock = manager.connection.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE';
   const rows: { tenant_id: string; user_id: string; version: number | string; pending_insights: string }[] = await manager.query(
     `SELECT tenant_id, user_id, version, pending_insights FROM sdk_user_states WHERE pending_since IS NOT NULL ORDER BY pending_since LIMIT ?${lock}`,
@@ -54,3 +49,6 @@ export async function takePendingInsights(manager: EntityManager, limit: number)
   }
   return cleared === rows.length ? rows.map((row) => ({ tenantId: row.tenant_id, pending: row.pending_insights })) : null;
 }
+
+/** The insights feature's store of pending insights: these rows (bound in src/orchestration-ports.ts). */
+export const sdkPendingInsights: PendingInsightsStore = { pendingOf: pendingInsightsOf, take: takePendingInsights };

@@ -2,7 +2,7 @@ import type { ApiHeaderOptions } from '@nestjs/swagger';
 import { TAG_RULES_EXAMPLE } from '../behaviour-tags/behaviour-tag-api-examples';
 import type { ErrorExample, RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
-import { FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_USER_ID, RULE_EXAMPLE } from '../ctas/cta-api-examples';
+import { FLOW_CTA_ID, FLOW_TAG_NAME, FLOW_USER_ID, RULE_EXAMPLE } from '../api-docs/flow-examples';
 
 /** When the examples' latest machine moved (epoch ms); their machines live 7 days (the rule's TTL). */
 export const EXAMPLE_TIME = 1795372967296;

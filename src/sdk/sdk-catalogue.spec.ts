@@ -1,4 +1,4 @@
-import type { CtaRule } from '../ctas/cta.types';
+import type { CtaRule } from '../rule/rule.types';
 import type { CatalogueCtaRow } from '../ctas/cta-catalogue.reader';
 import { sdkRule, TenantCatalogue } from './sdk-catalogue';
 import { emptyUserState, userStateJson } from './user-state';

@@ -1,10 +1,11 @@
 import type { BehaviourTagLinkRow, CatalogueTagRow } from '../behaviour-tags/behaviour-tag.reader';
 import { CohortDefinitionRow, CohortTargeting } from '../cohorts/cohort-targeting';
-import { keepsUserStateAt, RUNNING_STATUSES } from '../cta-status/cta-status-policy';
+import { keepsUserStateAt, RUNNING_STATUSES } from '../cta-lifecycle/cta-status-policy';
 import type { CatalogueCtaRow, CatalogueTestUserRow } from '../ctas/cta-catalogue.reader';
 import { ctaValidTill, frequencyAsRead } from '../ctas/cta-record';
 import type { CtaExperiment } from '../ctas/cta-experiment';
-import type { CtaRule, CtaStatus } from '../ctas/cta.types';
+import type { CtaRule } from '../rule/rule.types';
+import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 import type { ExperimentOfWrite } from '../insights/experiment-changes';
 import { armOf, holdoutRule } from '../serving/experiment-arm';
 import { ActiveExposurePolicy, activePolicy, ExposurePolicy, NO_EXPOSURE_POLICY } from '../exposure-policy/exposure-policy';

@@ -1,6 +1,6 @@
 import { DomainError, invalidRequest } from '../common/domain-error';
 import { MAX_PROBLEMS_NAMED } from '../common/problems';
-import { reportedCtaId } from '../ctas/cta-id';
+import { reportedCtaId } from '../common/cta-id';
 
 /**
  * The body of the SDK launch and delta calls (seed "Client snapshots"), validated

@@ -1,5 +1,6 @@
 import { endOfString, valueEnd } from '../common/json-text';
 import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-request';
+import { MAX_STORED_LIST_ENTRIES } from '../insights/insight-changes';
 
 /**
  * One app user's stored state in one tenant (docs/decisions/0006-user-state-merge.md), and the merge and
@@ -9,8 +10,8 @@ import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-reque
  * names) live in Maps, never as plain-object keys, so `__proto__` is just a name.
  */
 
-/** A user's state keeps the newest this many entries of each list (docs/decisions/0006-user-state-merge.md). */
-export const MAX_STORED_LIST_ENTRIES = 1000;
+/** A user's state keeps the newest this many entries of each list (docs/decisions/0006-user-state-merge.md); insights count within them, so the bound is theirs. */
+export { MAX_STORED_LIST_ENTRIES };
 
 /** What the pruning rules read of a state machine. */
 export type MachineAge = Pick<StateMachine, 'createdAt'>;

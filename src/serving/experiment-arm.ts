@@ -1,6 +1,6 @@
 import { bucketOf } from '../cohorts/cohort-rule';
 import type { CtaExperiment } from '../ctas/cta-experiment';
-import type { CtaRule } from '../ctas/cta.types';
+import type { CtaRule } from '../rule/rule.types';
 
 /**
  * Which arm of a CTA's experiment a user is in, and what the holdout arm is served (docs/experiments.md,

@@ -1,5 +1,5 @@
 import type { CohortEligibility } from '../cohorts/cohort-provider';
-import { CtaTiming, RUNNING_STATUSES, startedBy, unexpiredAt } from '../cta-status/cta-status-policy';
+import { CtaTiming, RUNNING_STATUSES, startedBy, unexpiredAt } from '../cta-lifecycle/cta-status-policy';
 
 /**
  * Which CTAs a launch serves a user now, and what keeps it from serving the others: one decision

@@ -1,4 +1,4 @@
-import type { CtaRule } from '../ctas/cta.types';
+import type { CtaRule } from '../rule/rule.types';
 import { JourneyCta, JourneyEvent, JourneyState, JourneyStep, simulateJourney } from './journey-simulator';
 
 const T = 1_893_456_000_000;

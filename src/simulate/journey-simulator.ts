@@ -1,8 +1,11 @@
 import { describeInstant } from '../common/clock';
 import { pathTo } from '../common/problems';
-import type { CtaRule } from '../ctas/cta.types';
-import { capReached, countInWindow } from './device-caps';
-import { DeviceEvent, deviceString, filtersPass } from './device-filters';
+import type { CtaRule } from '../rule/rule.types';
+import { capReached, countInWindow } from '../rule/device-caps';
+import { DeviceEvent, deviceString, filtersPass } from '../rule/device-filters';
+
+/** What a step holds before anything happens to it: no move, no action, no reset, not skipped. */
+export const UNMOVED = { from: null, to: null, condition: null, action: null, reset: false, skipped: null } as const;
 
 /**
  * One CTA's rule run over a sequence of app events in one app session, step by step as the mobile
@@ -177,17 +180,7 @@ class Journey {
   step(event: JourneyEvent, index: number): JourneyStep {
     const { rule } = this.cta;
     const device = deviceEvent(event);
-    const step: JourneyStep = {
-      event: index,
-      eventName: event.eventName,
-      machineId: null,
-      from: null,
-      to: null,
-      condition: null,
-      action: null,
-      reset: false,
-      skipped: null,
-    };
+    const step: JourneyStep = { event: index, eventName: event.eventName, machineId: null, ...UNMOVED };
     const transitions = own(rule.stateTransition, event.eventName);
     if (!isObject(transitions)) {
       return skip(

@@ -2,8 +2,9 @@ import { exampleNeedsText } from '../api-docs/endpoint';
 import type { RouteErrors } from '../common/api-error-responses';
 import { ErrorCode } from '../common/error-code';
 import { MAX_SIMULATED_EVENTS } from './simulate-request';
-import { CREATE_EXAMPLE, FLOW_CTA_ID } from '../ctas/cta-api-examples';
+import { CREATE_EXAMPLE, FLOW_CTA_ID } from '../api-docs/flow-examples';
 import { EXAMPLE_TIME } from '../sdk/sdk-api-examples';
+import { UNMOVED } from './journey-simulator';
 
 /**
  * Swagger examples of `POST /ctas/simulate`: the shared example CTA's journey through one store,
@@ -46,12 +47,7 @@ const step = (event: number, eventName: string, happened: Record<string, unknown
   event,
   eventName,
   machineId: 'store-77',
-  from: null,
-  to: null,
-  condition: null,
-  action: null,
-  reset: false,
-  skipped: null,
+  ...UNMOVED,
   ...happened,
 });
 const BANNER = { actionId: 'store_banner', type: 'NUDGE_UI', shown: true };

@@ -1,6 +1,6 @@
 import { invalidRequest } from '../common/domain-error';
 import { joinProblems, pathTo, Problem } from '../common/problems';
-import { parseCtaIdValue } from '../ctas/cta-id';
+import { parseCtaIdValue } from '../common/cta-id';
 import { EXPERIMENT_ARMS, ExperimentArm } from '../serving/experiment-arm';
 import { DEFAULT_ENGINE, DEVICE_ENGINES, DeviceEngine, JourneyEvent, JourneyState, SimulatedMachine } from './journey-simulator';
 

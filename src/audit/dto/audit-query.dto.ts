@@ -1,12 +1,12 @@
-import { ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { ListCtasQueryDto } from '../../ctas/dto/list-ctas-query.dto';
+import { PageQueryDto } from '../../common/page-query.dto';
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../audit.types';
 
 const EPOCH_MS = /^\d{1,15}$/;
 
 /** Paging of `GET /audit` and the history routes: the CTA list's. */
-export class AuditPageQueryDto extends PickType(ListCtasQueryDto, ['pageNumber', 'pageSize'] as const) {}
+export class AuditPageQueryDto extends PageQueryDto {}
 
 /**
  * Query of `GET /audit`; every filter is an exact match. entityType and action take only their values: a typo

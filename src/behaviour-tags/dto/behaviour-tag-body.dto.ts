@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
-import type { WindowUnit } from '../../ctas/cta.types';
+import type { WindowUnit } from '../../rule/rule.types';
 import { CTA_RELATION_RULES } from '../behaviour-tag.types';
 import type { CtaRelationRule } from '../behaviour-tag.types';
-import { IsCtaIdList } from '../../ctas/cta-id';
-import { ExposureLimitProperty, WEEKS, WindowUnitProperty } from '../../ctas/exposure-limits';
+import { IsCtaIdList } from '../../common/cta-id';
+import { ExposureLimitProperty, WEEKS, WindowUnitProperty } from '../../rule/exposure-limits';
 
 /**
  * Bodies of `POST /behaviour-tags` and `PUT /behaviour-tags/{name}` (seed

@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
 import type { CtaExperiment } from '../cta-experiment';
 import { JsonDocument } from '../../common/validation';
-import type { CtaRule } from '../cta.types';
-import { CREATE_EXAMPLE, EXPERIMENT_EXAMPLE, RULE_EXAMPLE } from '../cta-api-examples';
+import type { CtaRule } from '../../rule/rule.types';
+import { CREATE_EXAMPLE, EXPERIMENT_EXAMPLE, RULE_EXAMPLE } from '../../api-docs/flow-examples';
 import { CtaExperimentDto } from './cta-experiment.dto';
 
 /** Swagger description of `rule`; the rule itself is validated by `validateCtaRule` (shapes DTOs cannot express). */

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EXPERIMENT_EXAMPLE } from '../cta-api-examples';
+import { EXPERIMENT_EXAMPLE } from '../../api-docs/flow-examples';
 import { CtaExperiment, DEFAULT_HOLDOUT_EVENT, DEFAULT_WINDOW_DAYS } from '../cta-experiment';
 
 /** The goal of an experiment. */

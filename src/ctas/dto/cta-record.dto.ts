@@ -1,13 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { PageDto } from '../../common/page.dto';
 import type { Problem } from '../../common/problems';
-import type { CtaApproval } from '../../approvals/cta-approvals';
+import type { CtaApproval } from '../../cta-lifecycle/content-approvals';
 import type { CtaPage, FilterValues } from '../cta-listing.service';
 import type { CtaExperiment } from '../cta-experiment';
 import { CtaExperimentDto } from './cta-experiment.dto';
 import type { CtaRecord } from '../cta-record';
 import type { CtaValidationReport } from '../cta-validation.service';
-import { CTA_STATUSES, CtaStatus } from '../cta.types';
+import { CTA_STATUSES, CtaStatus } from '../../cta-lifecycle/cta-statuses';
 
 /**
  * What the CTA endpoints answer (inside `{"data": …}`). Every field is always sent; the

@@ -1,13 +1,14 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches } from 'class-validator';
-import { CTA_STATUSES } from '../cta.types';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+import { PageQueryDto } from '../../common/page-query.dto';
+import { CTA_STATUSES } from '../../cta-lifecycle/cta-statuses';
 
 /**
- * Query of `GET /ctas/`; every value is one string (a repeated parameter is rejected). Empty values mean "no filter".
+ * Filters of `GET /ctas/`; every value is one string (a repeated parameter is rejected). Empty values mean "no filter".
  * The filters carry no `example` or `default`: Swagger UI would fill them in and the list would hide CTAs
  * (docs/decisions/0014-admin-console.md).
  */
-export class ListCtasQueryDto {
+class CtaListFiltersDto {
   @ApiPropertyOptional({ description: 'Exact name, case-sensitive, e.g. `first-purchase-reminder`' })
   @IsOptional()
   @IsString()
@@ -45,14 +46,7 @@ export class ListCtasQueryDto {
   @IsOptional()
   @IsString()
   createdBy?: string;
-
-  @ApiPropertyOptional({ description: '0-indexed page; decimal integer ≥ 0', default: 0 })
-  @IsOptional()
-  @Matches(/^\d{1,15}$/, { message: 'pageNumber must be a decimal integer ≥ 0' })
-  pageNumber?: string;
-
-  @ApiPropertyOptional({ description: 'Decimal integer 1-100', default: 10 })
-  @IsOptional()
-  @Matches(/^(?:100|[1-9]\d?)$/, { message: 'pageSize must be a decimal integer between 1 and 100' })
-  pageSize?: string;
 }
+
+/** Query of `GET /ctas/`: the filters, then the page. */
+export class ListCtasQueryDto extends IntersectionType(CtaListFiltersDto, PageQueryDto) {}

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsInt, IsObject, Max, Min } from 'class-validator';
 import { JsonDocument } from '../../common/validation';
-import type { CtaRule } from '../cta.types';
+import type { CtaRule } from '../../rule/rule.types';
 import { RuleProperty } from './cta-body.dto';
 
 export const MAX_TEST_USERS = 1000;

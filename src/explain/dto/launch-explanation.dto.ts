@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { CTA_STATUSES, CtaStatus } from '../../ctas/cta.types';
+import { CTA_STATUSES, CtaStatus } from '../../cta-lifecycle/cta-statuses';
 import { LaunchResponseDto } from '../../sdk/dto/launch-response.dto';
 import { SERVING_BLOCKS } from '../../serving/serving-decision';
 import type { DeviceView } from '../device-view';

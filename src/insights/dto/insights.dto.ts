@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, ValidateBy } from 'class-validator';
-import { CTA_STATUSES, type CtaStatus } from '../../ctas/cta.types';
+import { CTA_STATUSES, type CtaStatus } from '../../cta-lifecycle/cta-statuses';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, utcDayProblem } from '../insight-range';
 import type { CtaInsights, CtaInsightsSummary, InsightsDay, InsightsNow, InsightsOverview, InsightsTotals } from '../insights.types';
 import { INSIGHTS_RANGE_EXAMPLE } from '../insights-api-examples';

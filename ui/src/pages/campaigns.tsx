@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { CTA_STATUSES } from '../../../src/ctas/cta.types';
+import { CTA_STATUSES } from '../../../src/cta-lifecycle/cta-statuses';
 import { ApiError, get } from '../api';
 import { approvalText } from '../parts/approval';
 import { Choice, Pager } from '../parts/fields';

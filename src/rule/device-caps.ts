@@ -1,4 +1,4 @@
-import type { WindowUnit } from '../ctas/cta.types';
+import type { WindowUnit } from './rule.types';
 
 /**
  * Frequency caps as the mobile SDK counts them (measured with its code, README "Support tools"):

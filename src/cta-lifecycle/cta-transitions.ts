@@ -1,4 +1,4 @@
-import type { CtaStatus } from '../ctas/cta.types';
+import type { CtaStatus } from './cta-statuses';
 
 /** The five status actions of `PUT /ctas/{id}/<action>`. */
 export const STATUS_ACTIONS = ['live', 'pause', 'schedule', 'conclude', 'terminate'] as const;

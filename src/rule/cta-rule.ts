@@ -1,9 +1,16 @@
-import { ALL_USERS_COHORT } from '../cohorts/cohort-provider';
 import { DomainError } from '../common/domain-error';
 import { copyJson } from '../common/json-values';
 import type { ErrorCode } from '../common/error-code';
 import { joinProblemTexts, pathTo as at, Problem, problemText } from '../common/problems';
-import { ACTION_TYPES, COMPARISONS_BY_PROPERTY_TYPE, CtaRule, FILTER_OPERATORS, PROPERTY_TYPES, PropertyType } from './cta.types';
+import {
+  ACTION_TYPES,
+  ALL_USERS_COHORT,
+  COMPARISONS_BY_PROPERTY_TYPE,
+  CtaRule,
+  FILTER_OPERATORS,
+  PROPERTY_TYPES,
+  PropertyType,
+} from './rule.types';
 import { exposureLimitProblem, weeksAsDays, windowUnitProblem } from './exposure-limits';
 
 /**

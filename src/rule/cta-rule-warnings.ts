@@ -1,7 +1,5 @@
 import { pathTo as at, Problem } from '../common/problems';
-import type { EventDefinition } from '../events/event-definition.types';
-import { ALL_USERS_COHORT } from '../cohorts/cohort-provider';
-import type { PropertyType } from './cta.types';
+import { ALL_USERS_COHORT, type PropertyType } from './rule.types';
 
 /**
  * What create accepts but an operator should see before going live (docs/decisions/0003-device-rule-grammar.md): events and
@@ -48,7 +46,13 @@ function leavesOf(group: unknown, path: string, found: Leaf[]): Leaf[] {
   return found;
 }
 
-export function ruleWarnings(rule: Json, definitions: readonly EventDefinition[]): Problem[] {
+/** What the warnings read of an event definition (the events feature's `EventDefinition` is one). */
+export interface DefinedEvent {
+  eventName: string;
+  properties: readonly { propertyName: string; type: string }[];
+}
+
+export function ruleWarnings(rule: Json, definitions: readonly DefinedEvent[]): Problem[] {
   const definitionOf = new Map(definitions.map((definition) => [definition.eventName, definition]));
   const warnings: Problem[] = [];
   const transitionEvents = entries(rule.stateTransition);

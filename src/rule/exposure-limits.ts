@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, Max, Min, ValidateBy, ValidationArguments } from 'class-validator';
-import { WINDOW_UNITS } from './cta.types';
+import { WINDOW_UNITS } from './rule.types';
 
 /**
  * Exposure limits (docs/rule-reference.md, docs/decisions/0004-behaviour-tags.md): a CTA's `frequency` and a

@@ -1,6 +1,6 @@
 import { ValidateBy, ValidationArguments } from 'class-validator';
-import { DomainError } from '../common/domain-error';
-import { ErrorCode } from '../common/error-code';
+import { DomainError } from './domain-error';
+import { ErrorCode } from './error-code';
 
 /**
  * CTA ids (docs/decisions/0001-wire-rules-and-errors.md): positive integers the database assigns, sent as JSON numbers or decimal

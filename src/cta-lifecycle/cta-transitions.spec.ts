@@ -1,4 +1,4 @@
-import { CTA_STATUSES, CtaStatus } from '../ctas/cta.types';
+import { CTA_STATUSES, CtaStatus } from './cta-statuses';
 import { EDITABLE_STATUSES } from './cta-status-policy';
 import { isStatusAction, STATUS_ACTIONS, TIMED_TRANSITIONS, TRANSITIONS } from './cta-transitions';
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { filtersPass } from '../simulate/device-filters';
-import { simulateJourney } from '../simulate/journey-simulator';
-import { checkCtaRule } from './cta-rule';
-import { eligibilityCohorts, ruleWarnings } from './cta-rule-warnings';
-import type { CtaRule } from './cta.types';
+import { filtersPass } from '../rule/device-filters';
+import { simulateJourney } from './journey-simulator';
+import { checkCtaRule } from '../rule/cta-rule';
+import { eligibilityCohorts, ruleWarnings } from '../rule/cta-rule-warnings';
+import type { CtaRule } from '../rule/rule.types';
 
 /**
  * The examples of docs/rule-reference.md, checked by the grammar and run through the simulator's

@@ -1,7 +1,7 @@
 import { describeInstant } from '../common/clock';
 import { joinProblems } from '../common/problems';
-import type { StateGraphChange } from '../ctas/cta-state-graph';
-import { CTA_STATUSES, CtaStatus } from '../ctas/cta.types';
+import type { StateGraphChange } from '../rule/cta-state-graph';
+import { CTA_STATUSES, CtaStatus } from './cta-statuses';
 
 /**
  * What a CTA's status allows, besides the moves of the status table (`cta-transitions.ts`):

@@ -1,6 +1,5 @@
-/** CTA statuses (docs/decisions/0002-status-lifecycle-and-live-edits.md); a new CTA starts in `draft`. */
-export const CTA_STATUSES = ['draft', 'paused', 'live', 'scheduled', 'concluded', 'terminated'] as const;
-export type CtaStatus = (typeof CTA_STATUSES)[number];
+/** The cohort every user is in: a rule may name it without the host's cohorts knowing it. */
+export const ALL_USERS_COHORT = 'all';
 
 export const WINDOW_UNITS = ['days', 'hours', 'minutes', 'seconds'] as const;
 export type WindowUnit = (typeof WINDOW_UNITS)[number];
