@@ -1,10 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { AuthoredRow } from '../database/entity-columns';
 import { jsonTransformer } from '../database/transformers';
 import type { CtaRelation, TagExposureRule } from './behaviour-tag.types';
 
 /** A behaviour tag (docs/decisions/0004-behaviour-tags.md); its linked CTAs live in `behaviour_tag_ctas`. */
 @Entity({ name: 'behaviour_tags' })
-export class BehaviourTagEntity {
+export class BehaviourTagEntity extends AuthoredRow {
   @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
   tenantId: string;
 
@@ -20,16 +21,4 @@ export class BehaviourTagEntity {
   /** CTA ids inside are strings. */
   @Column({ name: 'cta_relation', type: 'text', transformer: jsonTransformer })
   ctaRelation: CtaRelation;
-
-  @Column({ name: 'created_at', type: 'bigint' })
-  createdAt: number;
-
-  @Column({ name: 'created_by', type: 'varchar', length: 255 })
-  createdBy: string;
-
-  @Column({ name: 'last_updated_at', type: 'bigint', nullable: true })
-  lastUpdatedAt: number | null;
-
-  @Column({ name: 'last_updated_by', type: 'varchar', length: 255, nullable: true })
-  lastUpdatedBy: string | null;
 }

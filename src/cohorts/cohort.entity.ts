@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Unique } from 'typeorm';
+import { TenantNamedRow } from '../database/entity-columns';
 import { bigintTransformer, jsonTransformer } from '../database/transformers';
 import type { CohortKind, CohortRule } from './cohort-rule';
 
@@ -8,19 +9,7 @@ import type { CohortKind, CohortRule } from './cohort-rule';
  */
 @Entity({ name: 'cohorts' })
 @Unique('uq_cohorts_tenant_name', ['tenantId', 'name'])
-export class CohortEntity {
-  @PrimaryGeneratedColumn({ type: 'bigint' })
-  id: number;
-
-  @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
-
-  @Column({ type: 'varchar', length: 255 })
-  name: string;
-
-  @Column({ type: 'text', nullable: true })
-  description: string | null;
-
+export class CohortEntity extends TenantNamedRow {
   @Column({ type: 'varchar', length: 16 })
   kind: CohortKind;
 

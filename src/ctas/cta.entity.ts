@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, Unique } from 'typeorm';
+import { TenantNamedRow, withAuthorship } from '../database/entity-columns';
 import { booleanTransformer, jsonTransformer } from '../database/transformers';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { CtaExperiment } from './cta-experiment';
@@ -20,19 +21,7 @@ import type { CtaStatus } from '../cta-lifecycle/cta-statuses';
 @Index('ix_ctas_due_start', ['isTest', 'status', 'startTime'])
 @Index('ix_ctas_due_end', ['isTest', 'status', 'endTime'])
 @Index('ix_ctas_test_expiry', ['isTest', 'expiresAt'])
-export class CtaEntity {
-  @PrimaryGeneratedColumn({ type: 'bigint' })
-  id: number;
-
-  @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
-
-  @Column({ type: 'varchar', length: 255 })
-  name: string;
-
-  @Column({ type: 'text', nullable: true })
-  description: string | null;
-
+export class CtaEntity extends withAuthorship(TenantNamedRow) {
   @Column({ type: 'varchar', length: 255 })
   team: string;
 
@@ -63,18 +52,6 @@ export class CtaEntity {
   /** Test CTAs only: when the test CTA stops being served and is purged. */
   @Column({ name: 'expires_at', type: 'bigint', nullable: true })
   expiresAt: number | null;
-
-  @Column({ name: 'created_at', type: 'bigint' })
-  createdAt: number;
-
-  @Column({ name: 'created_by', type: 'varchar', length: 255 })
-  createdBy: string;
-
-  @Column({ name: 'last_updated_at', type: 'bigint', nullable: true })
-  lastUpdatedAt: number | null;
-
-  @Column({ name: 'last_updated_by', type: 'varchar', length: 255, nullable: true })
-  lastUpdatedBy: string | null;
 
   /**
    * 1 at create, one more at each update or restore: an approval names the revision it approves, so
