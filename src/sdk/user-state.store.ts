@@ -64,7 +64,7 @@ export abstract class UserStateStore {
    * `expectedVersion` undefined: insert a new row. Without `insights`, the row's insights columns stay as
    * they are; with `recentActions` undefined, so does its record of recent actions.
    */
-  abstract write(
+  write(
     tenantId: string,
     userId: string,
     json: string,
@@ -72,7 +72,13 @@ export abstract class UserStateStore {
     now: number,
     insights?: InsightsWrite,
     recentActions?: string | null,
-  ): Promise<boolean>;
+  ): Promise<boolean> {
+    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights, recentActions);
+    return this.runWrite(sql, values);
+  }
+
+  /** Runs a write's statement: true when it stored the row, false when another writer got there first. */
+  protected abstract runWrite(sql: string, values: unknown[]): Promise<boolean>;
 
   /** The stored rows of up to MAX_READ_BATCH distinct users of one tenant (absent users have none). */
   protected abstract readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]>;
@@ -184,16 +190,7 @@ class SqliteUserStateStore extends UserStateStore {
     return Promise.resolve(select.all(tenantId, ...userIds) as UserStateRow[]);
   }
 
-  async write(
-    tenantId: string,
-    userId: string,
-    json: string,
-    expectedVersion: number | undefined,
-    now: number,
-    insights?: InsightsWrite,
-    recentActions?: string | null,
-  ): Promise<boolean> {
-    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights, recentActions);
+  protected runWrite(sql: string, values: unknown[]): Promise<boolean> {
     return whenSqliteIdle(this.database, () => {
       try {
         return this.prepared(sql).run(...values).changes === 1;
@@ -224,16 +221,7 @@ class MysqlUserStateStore extends UserStateStore {
     return (await this.execute(selectUsers(userIds.length), [tenantId, ...userIds])) as UserStateRow[];
   }
 
-  async write(
-    tenantId: string,
-    userId: string,
-    json: string,
-    expectedVersion: number | undefined,
-    now: number,
-    insights?: InsightsWrite,
-    recentActions?: string | null,
-  ): Promise<boolean> {
-    const { sql, values } = writeStatement(tenantId, userId, json, expectedVersion, now, insights, recentActions);
+  protected async runWrite(sql: string, values: unknown[]): Promise<boolean> {
     try {
       return ((await this.execute(sql, values)) as { affectedRows: number }).affectedRows === 1;
     } catch (error) {
