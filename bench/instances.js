@@ -18,7 +18,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { MYSQL_URL, sleep, startService: startBuiltService, mysqlReachable, recreateSchema } = require('./service');
+const { MYSQL_URL, sleep, startService: startBuiltService, mysqlReachable, recreateSchema, launchRequest } = require('./service');
 
 const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1', app_version: '5.2.0', package_name: 'com.example.app' };
 const RANDOM_TENANTS = 40_000;
@@ -79,15 +79,7 @@ async function measureMemory() {
         connections: 20,
         amount: upTo - sent,
         requests: [
-          {
-            method: 'POST',
-            path: '/cta/active/state-machines/',
-            body: '{}',
-            setupRequest: (request) => ({
-              ...request,
-              headers: { ...SDK_HEADERS, 'x-tenant-id': `rnd-${Math.random().toString(36).slice(2, 14)}`, 'auth-userid': '1' },
-            }),
-          },
+          launchRequest(() => ({ ...SDK_HEADERS, 'x-tenant-id': `rnd-${Math.random().toString(36).slice(2, 14)}`, 'auth-userid': '1' })),
         ],
       });
       if (result.non2xx || result.errors) throw new Error(`random tenants: ${result.non2xx} non-2xx, ${result.errors} errors`);

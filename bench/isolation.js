@@ -8,7 +8,7 @@
  * right before its abused one), since the load of a shared machine drifts.
  */
 const autocannon = require('autocannon');
-const { sleep } = require('./service');
+const { sleep, launchRequest } = require('./service');
 
 const ROUND_SECONDS = Number(process.env.BENCH_ISOLATION_S || 8);
 const LAUNCH_CONNECTIONS = 10;
@@ -51,17 +51,7 @@ const launches = (base, tenantId, users, firstUser) => {
     url: base,
     connections: LAUNCH_CONNECTIONS,
     duration: ROUND_SECONDS,
-    requests: [
-      {
-        method: 'POST',
-        path: '/cta/active/state-machines/',
-        body: '{}',
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': String(firstUser + (next++ % users)) },
-        }),
-      },
-    ],
+    requests: [launchRequest(() => ({ ...SDK_HEADERS, 'x-tenant-id': tenantId, 'auth-userid': String(firstUser + (next++ % users)) }))],
   });
 };
 

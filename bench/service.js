@@ -1,7 +1,7 @@
 'use strict';
 /**
  * What every bench script needs to run the built service: free ports, starting it (and waiting
- * for /health), reaching and recreating MariaDB schemas. `run.js`, `instances.js` and (through
+ * for /health), reaching and recreating MariaDB schemas. `run.js`, `instances.js`, `isolation.js` (the launch request) and (through
  * `run.js`) `galera.js` use these.
  */
 const { spawn } = require('node:child_process');
@@ -90,4 +90,12 @@ async function recreateSchema(name) {
   return url;
 }
 
-module.exports = { ROOT, MYSQL_URL, takePort, sleep, waitFor, startService, mysqlReachable, recreateSchema };
+/** An autocannon request of the SDK launch, its headers given anew for each request by `headers()`. */
+const launchRequest = (headers) => ({
+  method: 'POST',
+  path: '/cta/active/state-machines/',
+  body: '{}',
+  setupRequest: (request) => ({ ...request, headers: headers() }),
+});
+
+module.exports = { ROOT, MYSQL_URL, takePort, sleep, waitFor, startService, mysqlReachable, recreateSchema, launchRequest };
