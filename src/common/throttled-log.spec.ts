@@ -17,12 +17,18 @@ describe('ThrottledLog', () => {
   });
   afterEach(() => jest.useRealTimers());
 
+  /** Records each `[key, event]` in order. */
+  const recordEach = (throttled: ReturnType<typeof log>, events: [string, number][]) =>
+    events.forEach(([key, event]) => throttled.record(key, event));
+
   it('writes the first event of a key at once and sums up the rest of the period in one line when it ends', () => {
     const throttled = log();
-    throttled.record('a', 1);
-    throttled.record('a', 2);
-    throttled.record('b', 3);
-    throttled.record('a', 4);
+    recordEach(throttled, [
+      ['a', 1],
+      ['a', 2],
+      ['b', 3],
+      ['a', 4],
+    ]);
     expect(lines).toEqual([
       ['a', [1], 1],
       ['b', [3], 1],
@@ -42,10 +48,12 @@ describe('ThrottledLog', () => {
 
   it('remembers at most maxKeys keys, writing the pending line of a key it forgets', () => {
     const throttled = log(2);
-    throttled.record('a', 1);
-    throttled.record('a', 2);
-    throttled.record('b', 3);
-    throttled.record('c', 4);
+    recordEach(throttled, [
+      ['a', 1],
+      ['a', 2],
+      ['b', 3],
+      ['c', 4],
+    ]);
     expect(lines).toEqual([
       ['a', [1], 1],
       ['b', [3], 1],
