@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api';
+import { ColumnHeads } from '../parts/column-heads';
 import { DailyChart } from '../parts/daily-chart';
 import { FieldDiff, person } from '../parts/diff';
 import { Problem } from '../parts/problem';
@@ -100,14 +101,7 @@ function Insights({ cta }: { cta: CtaRecord }) {
           <details>
             <summary>The chart's numbers, day by day</summary>
             <table class="list daily">
-              <thead>
-                <tr>
-                  <th scope="col">Day (UTC)</th>
-                  {COUNTS.map(([, label]) => (
-                    <th scope="col">{label}</th>
-                  ))}
-                </tr>
-              </thead>
+              <ColumnHeads names={['Day (UTC)', ...COUNTS.map(([, label]) => label)]} />
               <tbody>
                 {current.daily.map((day) => (
                   <tr data-day={day.day}>
@@ -126,12 +120,7 @@ function Insights({ cta }: { cta: CtaRecord }) {
             {current.now.machines === 1 ? '' : 's'}
           </p>
           <table class="list machines">
-            <thead>
-              <tr>
-                <th scope="col">State</th>
-                <th scope="col">Machines</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['State', 'Machines']} />
             <tbody>
               {Object.entries(current.now.byState).map(([state, machines]) => (
                 <tr data-state={state}>

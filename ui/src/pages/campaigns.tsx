@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { CTA_STATUSES } from '../../../src/cta-lifecycle/cta-statuses';
 import { ApiError, get } from '../api';
 import { approvalText } from '../parts/approval';
+import { ColumnHeads } from '../parts/column-heads';
 import { Choice, Pager } from '../parts/fields';
 import { Problem } from '../parts/problem';
 import { Sparkline } from '../parts/sparkline';
@@ -81,17 +82,7 @@ export function CampaignsPage({ me }: { me: Whoami }) {
             {me.approvalsRequired ? ' · approvals required to go live' : ''}
           </p>
           <table class="list campaigns">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Tags</th>
-                <th scope="col">Team</th>
-                <th scope="col">Approval</th>
-                <th scope="col">Actions, last 7 days</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Name', 'Status', 'Tags', 'Team', 'Approval', 'Actions, last 7 days', 'Created']} />
             <tbody>
               {page.ctas.map((cta) => {
                 const line = sparklines.get(cta.id);

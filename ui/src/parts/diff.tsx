@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../types';
+import { ColumnHeads } from './column-heads';
 
 /** The value at an RFC 6901 pointer (`/rule/frequency/lifeSpan/limit`), or undefined. */
 function at(record: unknown, pointer: string): unknown {
@@ -55,13 +56,7 @@ export function FieldDiff({ entry }: { entry: AuditEntry }) {
   if (typeof changes === 'string') return <p class="muted">{changes}</p>;
   return (
     <table class="diff">
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Field', 'Before', 'After']} />
       <tbody>
         {changes.map((change) => {
           const field = change.path.split('/').pop() ?? '';
