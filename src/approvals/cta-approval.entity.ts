@@ -1,17 +1,12 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CtaRow } from '../database/entity-columns';
 
 /**
  * The latest approval of a CTA (docs/decisions/0015-approvals.md): which content revision it
  * approves, by which key, when. It counts only while that revision is the CTA's current one.
  */
 @Entity({ name: 'cta_approvals' })
-export class CtaApprovalEntity {
-  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
-
-  @PrimaryColumn({ name: 'cta_id', type: 'bigint' })
-  ctaId: number;
-
+export class CtaApprovalEntity extends CtaRow {
   @Column({ name: 'content_revision', type: 'integer' })
   contentRevision: number;
 

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { CtaRow } from '../database/entity-columns';
 
 /**
  * The link of a CTA to its behaviour tag. The primary key (tenant, CTA) is what
@@ -6,13 +7,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'behaviour_tag_ctas' })
 @Index('ix_behaviour_tag_ctas_tenant_tag', ['tenantId', 'tagName'])
-export class BehaviourTagCtaEntity {
-  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
-
-  @PrimaryColumn({ name: 'cta_id', type: 'bigint' })
-  ctaId: number;
-
+export class BehaviourTagCtaEntity extends CtaRow {
   @Column({ name: 'tag_name', type: 'varchar', length: 255 })
   tagName: string;
 }

@@ -1,4 +1,4 @@
-import { Column, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * Column sets that several tables share to the letter (names, types, options), declared once. An entity
@@ -42,3 +42,12 @@ export function withAuthorship<Base extends abstract new (...args: any[]) => obj
 
 /** The authorship columns alone, for a record that has no other shared set (behaviour tags). */
 export abstract class AuthoredRow extends withAuthorship(class {}) {}
+
+/** The leading key of a row of one CTA of a tenant (its tags, tag links, approval, insights, experiment arms). */
+export abstract class CtaRow {
+  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId: string;
+
+  @PrimaryColumn({ name: 'cta_id', type: 'bigint' })
+  ctaId: number;
+}

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { CtaRow } from '../database/entity-columns';
 import type { ExperimentArm } from '../serving/experiment-arm';
 
 /**
@@ -6,13 +7,7 @@ import type { ExperimentArm } from '../serving/experiment-arm';
  * the users' pending counts to it (insight-folded.ts), as to the other folded rows.
  */
 @Entity({ name: 'experiment_arms' })
-export class ExperimentArmEntity {
-  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
-
-  @PrimaryColumn({ name: 'cta_id', type: 'bigint' })
-  ctaId: number;
-
+export class ExperimentArmEntity extends CtaRow {
   @PrimaryColumn({ type: 'varchar', length: 16 })
   arm: ExperimentArm;
 

@@ -1,14 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CtaRow } from '../database/entity-columns';
 
 /** One CTA's folded user counts (docs/decisions/0018-campaign-insights.md); written by the fold only. */
 @Entity({ name: 'insight_ctas' })
-export class InsightCtaEntity {
-  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
-
-  @PrimaryColumn({ name: 'cta_id', type: 'bigint' })
-  ctaId: number;
-
+export class InsightCtaEntity extends CtaRow {
   /** Users with stored machines of the CTA now. */
   @Column({ type: 'bigint' })
   users: number;

@@ -1,16 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CtaRow } from '../database/entity-columns';
 
 /** One CTA's folded counts on one UTC day (docs/decisions/0018-campaign-insights.md); written by the fold only. */
 @Entity({ name: 'insight_days' })
 // The overview: every CTA's actions and resets over a range of days, from the index alone.
 @Index('ix_insight_days_tenant_day', ['tenantId', 'day', 'ctaId', 'actions', 'resets'])
-export class InsightDayEntity {
-  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
-
-  @PrimaryColumn({ name: 'cta_id', type: 'bigint' })
-  ctaId: number;
-
+export class InsightDayEntity extends CtaRow {
   /** Days since 1970-01-01 (UTC). */
   @PrimaryColumn({ type: 'integer' })
   day: number;

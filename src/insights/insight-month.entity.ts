@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { CtaRow } from '../database/entity-columns';
 
 /**
  * One CTA's folded actions and resets in one UTC calendar month (docs/decisions/0018-campaign-insights.md):
@@ -6,13 +7,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * and at most two partial months of days.
  */
 @Entity({ name: 'insight_months' })
-export class InsightMonthEntity {
-  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
-
-  @PrimaryColumn({ name: 'cta_id', type: 'bigint' })
-  ctaId: number;
-
+export class InsightMonthEntity extends CtaRow {
   /** Months since January 1970 (year × 12 + month − 23640). */
   @PrimaryColumn({ type: 'integer' })
   month: number;
