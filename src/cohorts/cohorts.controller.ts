@@ -43,20 +43,6 @@ const MEMBER_UPLOAD = {
   errors: COHORT_ERRORS.uploadMembers,
 } satisfies Omit<AdminEndpointDoc, 'summary'>;
 
-/** The arguments of the three member routes (add, replace, remove), as `CohortMembersService` takes them. */
-type MemberChangeArgs = [tenantId: string, user: string, name: string, upload: MemberUpload, origin: ChangeOrigin];
-
-/**
- * Binds a member route's arguments, in the order of `MemberChangeArgs`, from the request, with the parameter types
- * TypeScript records for arguments written out (the API document types the `name` path parameter from them).
- */
-const MemberChangeArgs =
-  (): MethodDecorator =>
-  (target, key): void => {
-    [TenantId(), OperatorUser(), Param('name'), MemberUploadBody(), ChangeOrigin()].forEach((bind, index) => bind(target, key, index));
-    Reflect.defineMetadata('design:paramtypes', [String, String, String, Object, Object], target, key);
-  };
-
 /** Cohorts (docs/decisions/0008-cohorts.md), under the admin prefix: static lists of users and rules over the launch's attributes. */
 @ApiTags(API_TAG.cohorts)
 @Controller('cohorts')
@@ -162,9 +148,14 @@ export class CohortsController {
     exampleNeeds: COHORT_EXAMPLE_NEEDS.staticCohort,
     description: `Adds the ids (members already in count 0). ${CSV_FORMAT}`,
   })
-  @MemberChangeArgs()
-  async addMembers(...args: MemberChangeArgs): Promise<DataEnvelope<MemberChange>> {
-    return dataEnvelope(await this.members.add(...args));
+  async addMembers(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('name') name: string,
+    @MemberUploadBody() upload: MemberUpload,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<DataEnvelope<MemberChange>> {
+    return dataEnvelope(await this.members.add(tenantId, user, name, upload, origin));
   }
 
   @Put(':name/members')
@@ -174,9 +165,14 @@ export class CohortsController {
     exampleNeeds: COHORT_EXAMPLE_NEEDS.staticCohort,
     description: `Atomic: a launch sees the old list or the new one, never a mix, and is not blocked while the upload runs. ${CSV_FORMAT}`,
   })
-  @MemberChangeArgs()
-  async replaceMembers(...args: MemberChangeArgs): Promise<DataEnvelope<MemberChange>> {
-    return dataEnvelope(await this.members.replace(...args));
+  async replaceMembers(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('name') name: string,
+    @MemberUploadBody() upload: MemberUpload,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<DataEnvelope<MemberChange>> {
+    return dataEnvelope(await this.members.replace(tenantId, user, name, upload, origin));
   }
 
   @Delete(':name/members')
@@ -191,9 +187,14 @@ export class CohortsController {
     answers: { data: MemberChangeDto, description: 'what changed', example: MEMBER_CHANGE_EXAMPLES.remove },
     errors: COHORT_ERRORS.removeMembers,
   })
-  @MemberChangeArgs()
-  async removeMembers(...args: MemberChangeArgs): Promise<DataEnvelope<MemberChange>> {
-    return dataEnvelope(await this.members.remove(...args));
+  async removeMembers(
+    @TenantId() tenantId: string,
+    @OperatorUser() user: string,
+    @Param('name') name: string,
+    @MemberUploadBody() upload: MemberUpload,
+    @ChangeOrigin() origin: ChangeOrigin,
+  ): Promise<DataEnvelope<MemberChange>> {
+    return dataEnvelope(await this.members.remove(tenantId, user, name, upload, origin));
   }
 
   @Get(':name/members/:userId')
