@@ -5,7 +5,7 @@ import { CohortMembersService } from '../cohorts/cohort-members.service';
 import { CohortsService } from '../cohorts/cohorts.service';
 import { ErrorCode } from '../common/error-code';
 import { TestCtasService } from '../ctas/test-ctas.service';
-import { refusal, unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { refusal, unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { AppUsersModule } from './app-users.module';
 import { AppUsersService, erasedUserKey } from './app-users.service';
 

@@ -5,7 +5,7 @@ import { ErrorCode } from '../common/error-code';
 import { CtasService } from '../ctas/ctas.service';
 import type { CreateCtaDto, UpdateCtaDto } from '../ctas/dto/cta-body.dto';
 import { TestCtasService } from '../ctas/test-ctas.service';
-import { refusal, unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { refusal, unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { approvalsOff, UNNAMED_APPROVER } from './approval-rules';
 import { ApprovalsModule } from './approvals.module';
 import { ApprovalsService } from './approvals.service';

@@ -5,7 +5,7 @@ import { CtasModule } from '../ctas/ctas.module';
 import { CtasService } from '../ctas/ctas.service';
 import type { CreateCtaDto } from '../ctas/dto/cta-body.dto';
 import { TestCtasService } from '../ctas/test-ctas.service';
-import { refusal, unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { refusal, unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { TAG_RULES_EXAMPLE } from './behaviour-tag-api-examples';
 import { BehaviourTagsService } from './behaviour-tags.service';
 import type { CreateBehaviourTagDto, UpdateBehaviourTagDto } from './dto/behaviour-tag-body.dto';

@@ -1,6 +1,6 @@
 import type { ChangeOrigin } from '../audit/audit.types';
 import { ErrorCode } from '../common/error-code';
-import { refusal, unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { refusal, unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { CohortMembersService } from './cohort-members.service';
 import { CohortsModule } from './cohorts.module';
 import { CohortsService } from './cohorts.service';

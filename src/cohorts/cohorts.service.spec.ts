@@ -4,7 +4,7 @@ import { ErrorCode } from '../common/error-code';
 import { CtasModule } from '../ctas/ctas.module';
 import { CtasService } from '../ctas/ctas.service';
 import type { CreateCtaDto } from '../ctas/dto/cta-body.dto';
-import { refusal, unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { refusal, unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { CohortsService } from './cohorts.service';
 import type { CreateCohortDto } from './dto/cohort-body.dto';
 

@@ -1,5 +1,5 @@
 import type { ChangeOrigin } from '../audit/audit.types';
-import { unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { CohortDefinitionReader } from './cohort-definition.reader';
 import { CohortMembersService } from './cohort-members.service';
 import type { CohortClient } from './cohort-provider';

@@ -5,7 +5,7 @@ import { describeInstant } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { CtasService } from '../ctas/ctas.service';
 import type { CreateCtaDto } from '../ctas/dto/cta-body.dto';
-import { refusal, unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { refusal, unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { CtaStatusModule } from './cta-status.module';
 import { CtaStatusService } from './cta-status.service';
 

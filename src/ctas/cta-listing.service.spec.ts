@@ -2,7 +2,7 @@ import { CREATE_EXAMPLE } from '../api-docs/flow-examples';
 import type { ChangeOrigin } from '../audit/audit.types';
 import { ErrorCode } from '../common/error-code';
 import { DEFAULT_PAGE_SIZE } from '../common/page-query.dto';
-import { refusal, unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { refusal, unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { CtaListingService } from './cta-listing.service';
 import { CtasModule } from './ctas.module';
 import { CtasService } from './ctas.service';

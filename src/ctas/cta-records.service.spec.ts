@@ -1,7 +1,7 @@
 import { CREATE_EXAMPLE } from '../api-docs/flow-examples';
 import type { EntityManager } from 'typeorm';
 import type { ChangeOrigin } from '../audit/audit.types';
-import { unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { CtaRecords } from './cta-records.service';
 import { CtasModule } from './ctas.module';
 import { CtasService } from './ctas.service';

@@ -1,7 +1,7 @@
 import { CREATE_EXAMPLE } from '../api-docs/flow-examples';
 import { CohortsService } from '../cohorts/cohorts.service';
 import { ErrorCode } from '../common/error-code';
-import { refusal, unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { refusal, unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { CtaEntity } from './cta.entity';
 import { CtaValidationService } from './cta-validation.service';
 import { CtasModule } from './ctas.module';

@@ -1,7 +1,7 @@
 import { CREATE_EXAMPLE } from '../api-docs/flow-examples';
 import type { ChangeOrigin } from '../audit/audit.types';
 import { ErrorCode } from '../common/error-code';
-import { refusal, unitTestModule, type UnitTestModule } from '../unit-test-module';
+import { refusal, unitTestModule, type UnitTestModule } from '../../test/unit-test-module';
 import { CtaTestUserEntity } from './cta-test-user.entity';
 import { CtaEntity } from './cta.entity';
 import { CtasModule } from './ctas.module';

@@ -2,16 +2,16 @@ import type { Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { AuditEntryEntity } from './audit/audit-entry.entity';
-import { CatalogueRevisionService } from './catalogue/catalogue-revision.service';
-import { Clock } from './common/clock';
-import { DomainError } from './common/domain-error';
-import { ORCHESTRATION_DATA_SOURCE } from './database/orchestration-data-source';
-import type { CtaStatus } from './cta-lifecycle/cta-statuses';
-import { CtaEntity } from './ctas/cta.entity';
-import { OrchestrationCoreModule } from './orchestration-core.module';
-import { type CtaOrchestrationOptions, ORCHESTRATION_SETTINGS, resolveSettings } from './orchestration-options';
-import { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from './orchestration-schema';
+import { AuditEntryEntity } from '../src/audit/audit-entry.entity';
+import { CatalogueRevisionService } from '../src/catalogue/catalogue-revision.service';
+import { Clock } from '../src/common/clock';
+import { DomainError } from '../src/common/domain-error';
+import { ORCHESTRATION_DATA_SOURCE } from '../src/database/orchestration-data-source';
+import type { CtaStatus } from '../src/cta-lifecycle/cta-statuses';
+import { CtaEntity } from '../src/ctas/cta.entity';
+import { OrchestrationCoreModule } from '../src/orchestration-core.module';
+import { type CtaOrchestrationOptions, ORCHESTRATION_SETTINGS, resolveSettings } from '../src/orchestration-options';
+import { ORCHESTRATION_ENTITIES, ORCHESTRATION_MIGRATIONS } from '../src/orchestration-schema';
 
 /** A clock the spec sets: services read `now` from it. */
 export class SpecClock extends Clock {
