@@ -50,19 +50,19 @@ describe('EventsService', () => {
   });
 
   /** The audit entries written, oldest first. */
-  const auditEntries = async () =>
-    (
-      await dataSource.query(
-        'SELECT entity_type, entity_id, action, record_before, record_after, user_name, at FROM audit_entries ORDER BY id',
-      )
-    ).map((row: Record<string, unknown>) => ({
+  const auditEntries = async () => {
+    const rows = (await dataSource.query(
+      'SELECT entity_type, entity_id, action, record_before, record_after, user_name, at FROM audit_entries ORDER BY id',
+    )) as Record<string, string>[];
+    return rows.map((row) => ({
       entity: `${row.entity_type}:${row.entity_id}`,
       action: row.action,
-      before: JSON.parse(String(row.record_before)),
-      after: JSON.parse(String(row.record_after)),
+      before: JSON.parse(row.record_before),
+      after: JSON.parse(row.record_after),
       user: row.user_name,
       at: Number(row.at),
     }));
+  };
 
   it('upserts events, answers how many, and lists them by name with absent optional fields as null', async () => {
     await expect(
