@@ -1,45 +1,18 @@
 import { DataSource } from 'typeorm';
-import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
+import { examples } from '../../test/fixtures';
+import { sdkStateOnSqlite } from '../../test/sdk-state-on-sqlite';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
-import { Clock } from '../common/clock';
+import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { CohortDefinitionReader } from '../cohorts/cohort-definition.reader';
-import { CohortMembershipStore } from '../cohorts/cohort-membership.store';
-import { AllUsersCohortProvider } from '../cohorts/cohort-provider';
-import { UserCohortsService } from '../cohorts/user-cohorts.service';
-import { CtaCatalogueReader } from '../ctas/cta-catalogue.reader';
 import { TransactionRunner } from '../database/transaction-runner';
-import { ExposurePolicyReader } from '../exposure-policy/exposure-policy.reader';
-import { MetricsService } from '../metrics/metrics.service';
-import { resolveSettings } from '../orchestration-options';
 import { dataSourceOptions } from '../orchestration-schema';
-import { CatalogueCacheService } from '../sdk/catalogue-cache.service';
-import { SdkStateService } from '../sdk/sdk-state.service';
-import { createUserStateStore } from '../sdk/user-state.store';
 import { LaunchExplainService } from './launch-explain.service';
 
 const NOW = 1_893_456_000_000;
 const HOUR = 3_600_000;
 
-class FixedClock extends Clock {
-  override now(): number {
-    return NOW;
-  }
-}
-
-/** A rule whose includes are `includes`: app_open moves "0" → "1", where the banner shows. */
-const ruleFor = (includes: string[]) => ({
-  cohortEligibility: { includes, excludes: [] },
-  stateToAction: { '1': 'banner' },
-  resetStates: [],
-  resetCTAonFirstLaunch: false,
-  contextParams: [],
-  stateTransition: { app_open: { '0': [{ transitionTo: '1' }] } },
-  priority: 1,
-  stateMachineTTL: 86_400_000,
-  actions: [{ actionId: 'banner', type: 'NUDGE_UI', template: { type: 'bottomsheet', props: { title: 'Hello' } } }],
-  frequency: { session: { limit: 10 }, window: { limit: 10, unit: 'days', value: 1 }, lifeSpan: { limit: 10 } },
-});
+/** The example rule for users in `includes`. */
+const ruleFor = (includes: string[]) => ({ ...examples.rule(), cohortEligibility: { includes, excludes: [] } });
 
 describe('LaunchExplainService', () => {
   let dataSource: DataSource;
@@ -48,7 +21,7 @@ describe('LaunchExplainService', () => {
 
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions('sqlite::memory:')).initialize();
-    const clock = new FixedClock();
+    const clock: Clock = { now: () => NOW };
     const revisions = new CatalogueRevisionService(dataSource, new TransactionRunner(dataSource), clock);
     // t1: 1 live for everyone, 2 a draft, 3 live for "vip" only, 4 a test CTA listing user 7 for another hour.
     await revisions.write('t1', async (manager) => {
@@ -65,23 +38,8 @@ describe('LaunchExplainService', () => {
       }
       await manager.query("INSERT INTO cta_test_users (tenant_id, user_id, cta_id) VALUES ('t1', '7', 4)");
     });
-    const settings = resolveSettings({});
-    const metrics = new MetricsService();
-    const ctaReader = new CtaCatalogueReader(dataSource);
-    const tagReader = new BehaviourTagReader(dataSource);
-    const cache = new CatalogueCacheService(
-      ctaReader,
-      tagReader,
-      new CohortDefinitionReader(dataSource),
-      new ExposurePolicyReader(dataSource),
-      revisions,
-      clock,
-      metrics,
-      settings,
-    );
-    const userCohorts = new UserCohortsService(new CohortMembershipStore(dataSource), new AllUsersCohortProvider());
-    const sdkState = new SdkStateService(cache, createUserStateStore(dataSource), clock, metrics, userCohorts, settings);
-    explainer = new LaunchExplainService(sdkState, ctaReader, tagReader);
+    const { sdkState, ctas, tags } = sdkStateOnSqlite(dataSource, revisions, clock);
+    explainer = new LaunchExplainService(sdkState, ctas, tags);
   });
   afterAll(() => dataSource.destroy());
 

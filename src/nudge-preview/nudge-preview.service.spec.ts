@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Clock } from '../common/clock';
+import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { TransactionRunner } from '../database/transaction-runner';
 import { dataSourceOptions } from '../orchestration-schema';
@@ -8,17 +8,10 @@ import { NudgePreviewService } from './nudge-preview.service';
 
 const START = 1_800_000_000_000;
 
-/** A clock the spec moves by hand. */
-class ManualClock extends Clock {
-  at = START;
-  override now(): number {
-    return this.at;
-  }
-}
-
 describe('NudgePreviewService', () => {
   let dataSource: DataSource;
-  let clock: ManualClock;
+  /** A clock the spec moves by hand. */
+  let clock: Clock & { at: number };
   let previews: NudgePreviewService;
   const register = jest.fn();
 
@@ -29,7 +22,7 @@ describe('NudgePreviewService', () => {
 
   beforeEach(async () => {
     await dataSource.query('DELETE FROM nudge_previews');
-    clock = new ManualClock();
+    clock = { at: START, now: () => clock.at };
     previews = new NudgePreviewService(dataSource, new TransactionRunner(dataSource), clock, {
       register,
     } as unknown as PeriodicJobsService);

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
-import { Clock } from '../common/clock';
+import type { Clock } from '../common/clock';
 import { ConflictingWrites } from '../common/domain-error';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MetricsService } from '../metrics/metrics.service';
@@ -12,16 +12,10 @@ import { idsByTenant, JOB_BATCH_ROWS, JOB_MAX_BATCHES_PER_RUN, PeriodicJobsServi
 const START = 1_800_000_000_000;
 const INTERVAL = 10_000;
 
-class ManualClock extends Clock {
-  at = START;
-  override now(): number {
-    return this.at;
-  }
-}
-
 describe('PeriodicJobsService', () => {
   let dataSource: DataSource;
-  let clock: ManualClock;
+  /** A clock the spec moves by hand. */
+  let clock: Clock & { at: number };
   let errors: jest.SpyInstance;
   let warnings: jest.SpyInstance;
 
@@ -32,7 +26,7 @@ describe('PeriodicJobsService', () => {
 
   beforeEach(async () => {
     await dataSource.query('DELETE FROM periodic_job_leases');
-    clock = new ManualClock();
+    clock = { at: START, now: () => clock.at };
     errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     warnings = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });

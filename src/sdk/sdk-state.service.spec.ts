@@ -1,47 +1,20 @@
 import { DataSource } from 'typeorm';
-import { ErrorCode } from '../common/error-code';
-import { BehaviourTagReader } from '../behaviour-tags/behaviour-tag.reader';
+import { examples } from '../../test/fixtures';
+import { sdkStateOnSqlite } from '../../test/sdk-state-on-sqlite';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
-import { Clock } from '../common/clock';
-import { CohortDefinitionReader } from '../cohorts/cohort-definition.reader';
-import { AllUsersCohortProvider } from '../cohorts/cohort-provider';
-import { CohortMembershipStore } from '../cohorts/cohort-membership.store';
-import { UserCohortsService } from '../cohorts/user-cohorts.service';
-import { CtaCatalogueReader } from '../ctas/cta-catalogue.reader';
+import type { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
 import { TransactionRunner } from '../database/transaction-runner';
-import { ExposurePolicyReader } from '../exposure-policy/exposure-policy.reader';
 import { MetricsService } from '../metrics/metrics.service';
-import { resolveSettings } from '../orchestration-options';
 import { dataSourceOptions } from '../orchestration-schema';
-import { CatalogueCacheService } from './catalogue-cache.service';
-import { SdkStateService } from './sdk-state.service';
+import type { SdkStateService } from './sdk-state.service';
 import { parseSnapshotRequest } from './snapshot-request';
 import { createUserStateStore, UserStateStore } from './user-state.store';
 
 const NOW = 1_893_456_000_000;
-const TTL = 86_400_000;
-class ManualClock extends Clock {
-  at = NOW;
-  override now(): number {
-    return this.at;
-  }
-}
-const rule = () => ({
-  cohortEligibility: { includes: ['all'], excludes: [] },
-  stateToAction: { '2': 'banner' },
-  resetStates: ['3'],
-  resetCTAonFirstLaunch: false,
-  contextParams: [],
-  stateTransition: {
-    app_open: { '0': [{ transitionTo: '1' }] },
-    product_view: { '1': [{ transitionTo: '2' }] },
-    purchase: { '2': [{ transitionTo: '3' }] },
-  },
-  priority: 1,
-  stateMachineTTL: TTL,
-  actions: [{ actionId: 'banner', type: 'NUDGE_UI', template: { type: 'bottomsheet', props: { title: 'Hello' } } }],
-  frequency: { session: { limit: 10 }, window: { limit: 10, unit: 'days', value: 1 }, lifeSpan: { limit: 10 } },
-});
+/** The example rule: machines in states "0" to "3", each kept this long after its last transition. */
+const rule = examples.rule();
+const TTL: number = rule.stateMachineTTL;
 
 /** A user's machine of CTA `ctaId` in `state`, as a snapshot sends it. */
 const snapshot = (ctaId: string, currentState = '1', at = NOW) =>
@@ -51,7 +24,7 @@ const client = { platform: 'android' } as never;
 
 describe('SdkStateService', () => {
   let dataSource: DataSource;
-  let clock: ManualClock;
+  let clock: Clock & { at: number };
   let metrics: MetricsService;
   let revisions: CatalogueRevisionService;
   let sdk: SdkStateService;
@@ -66,32 +39,20 @@ describe('SdkStateService', () => {
     writer.write(tenant, (manager) =>
       manager.query(
         "INSERT INTO ctas (id, tenant_id, name, team, status, rule, is_test, created_at, created_by) VALUES (?, ?, ?, 'growth', 'live', ?, 0, 0, 'alice')",
-        [id, tenant, `cta-${id}`, JSON.stringify(rule())],
+        [id, tenant, `cta-${id}`, JSON.stringify(rule)],
       ),
     );
 
   /** The service as the module builds it, on the database, with `store` for the users' state. */
-  function service(store: UserStateStore = createUserStateStore(dataSource)): SdkStateService {
-    const settings = resolveSettings({});
-    const cache = new CatalogueCacheService(
-      new CtaCatalogueReader(dataSource),
-      new BehaviourTagReader(dataSource),
-      new CohortDefinitionReader(dataSource),
-      new ExposurePolicyReader(dataSource),
-      revisions,
-      clock,
-      metrics,
-      settings,
-    );
-    const cohorts = new UserCohortsService(new CohortMembershipStore(dataSource), new AllUsersCohortProvider());
-    return new SdkStateService(cache, store, clock, metrics, cohorts, settings);
+  function service(store?: UserStateStore): SdkStateService {
+    return sdkStateOnSqlite(dataSource, revisions, clock, { metrics, store }).sdkState;
   }
 
   beforeEach(async () => {
     for (const table of ['ctas', 'sdk_user_states', 'catalogue_revisions']) {
       await dataSource.query(`DELETE FROM ${table}`);
     }
-    clock = new ManualClock();
+    clock = { at: NOW, now: () => clock.at };
     metrics = new MetricsService();
     revisions = new CatalogueRevisionService(dataSource, new TransactionRunner(dataSource), clock);
     await liveCta(revisions, 't1', 1);
