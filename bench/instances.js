@@ -24,7 +24,7 @@ const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1', app_
 const RANDOM_TENANTS = 40_000;
 const IDLE_TENANTS = 2_000;
 const IDLE_SECONDS = 30;
-const { RULE_EXAMPLE: exampleRule } = require('../dist/src/ctas/cta-api-examples');
+const { RULE_EXAMPLE: exampleRule } = require('../dist/src/api-docs/flow-examples');
 
 /** The built service, logging warnings only. */
 const startService = ({ DB_URL, ...env }) => startBuiltService(DB_URL, { LOG_LEVEL: 'warn', ...env });

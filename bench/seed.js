@@ -8,7 +8,7 @@
 const { emptyUserState, serializeUserState } = require('../dist/src/sdk/user-state');
 const { addToPending } = require('../dist/src/insights/insight-pending');
 const { monthOf } = require('../dist/src/insights/insight-range');
-const { CREATE_EXAMPLE: exampleCta } = require('../dist/src/ctas/cta-api-examples');
+const { CREATE_EXAMPLE: exampleCta } = require('../dist/src/api-docs/flow-examples');
 const { CREATE_TAG_EXAMPLE: exampleTag } = require('../dist/src/behaviour-tags/behaviour-tag-api-examples');
 
 const LIVE_CTAS = 20;

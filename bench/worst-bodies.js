@@ -14,7 +14,7 @@
  * shows where 5× is out of reach of any code (docs/benchmarks.md).
  */
 const fs = require('node:fs');
-const { RULE_EXAMPLE } = require('../dist/src/ctas/cta-api-examples');
+const { RULE_EXAMPLE } = require('../dist/src/api-docs/flow-examples');
 const { CREATE_TAG_EXAMPLE } = require('../dist/src/behaviour-tags/behaviour-tag-api-examples');
 const {
   DEFAULT_LARGE_BODY_SLOTS,
