@@ -1,3 +1,5 @@
+import { useEffect } from 'preact/hooks';
+
 /**
  * The admin API as the view calls it: same origin, under the admin prefix the page was loaded from
  * (`/engine/ui/` → `/engine/…`), the key from the sign-in box in `x-api-key`, the person's name in `user`.
@@ -73,3 +75,24 @@ async function call(method: string, path: string, query?: Query): Promise<unknow
 export const get = <T>(path: string, query?: Query): Promise<T> => call('GET', path, query) as Promise<T>;
 export const post = <T>(path: string): Promise<T> => call('POST', path) as Promise<T>;
 export const remove = <T>(path: string): Promise<T> => call('DELETE', path) as Promise<T>;
+
+/**
+ * Reads with `read` whenever `deps` change, and hands on its answer or its error — unless a newer read
+ * started meanwhile: an older answer arriving last (the page's first read, answered after a filter
+ * changed) would otherwise draw the older list over the newer one.
+ */
+export function useRead<T>(
+  read: () => Promise<T>,
+  deps: unknown[],
+  answered: (answer: T) => void,
+  failed: (error: ApiError) => void,
+): void {
+  useEffect(() => {
+    let latest = true;
+    read().then(
+      (answer) => latest && answered(answer),
+      (error: ApiError) => latest && failed(error),
+    );
+    return () => void (latest = false);
+  }, deps);
+}

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../../src/audit/audit.types';
-import { ApiError, get } from '../api';
+import { ApiError, get, useRead } from '../api';
 import { FieldDiff, person } from '../parts/diff';
 import { Choice, Pager } from '../parts/fields';
 import { Problem } from '../parts/problem';
@@ -27,16 +27,21 @@ export function AuditPage() {
   const [page, setPage] = useState<Page | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
 
-  useEffect(() => {
-    const { fromDay, toDay, ...exact } = filters;
-    get<Page>('audit', {
-      ...exact,
-      from: localDayBound(fromDay, false),
-      to: localDayBound(toDay, true),
-      pageSize: PAGE_SIZE,
-      pageNumber,
-    }).then((answer) => (setPage(answer), setError(null)), setError);
-  }, [filters, pageNumber]);
+  useRead(
+    () => {
+      const { fromDay, toDay, ...exact } = filters;
+      return get<Page>('audit', {
+        ...exact,
+        from: localDayBound(fromDay, false),
+        to: localDayBound(toDay, true),
+        pageSize: PAGE_SIZE,
+        pageNumber,
+      });
+    },
+    [filters, pageNumber],
+    (answer) => (setPage(answer), setError(null)),
+    setError,
+  );
 
   const set = (name: keyof Filters) => (event: Event) => {
     setPageNumber(0);

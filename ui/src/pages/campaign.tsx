@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, post } from '../api';
+import { useState } from 'preact/hooks';
+import { ApiError, get, post, useRead } from '../api';
 import { ColumnHeads } from '../parts/column-heads';
 import { DailyChart } from '../parts/daily-chart';
 import { FieldDiff, person } from '../parts/diff';
@@ -32,12 +32,12 @@ function Insights({ cta }: { cta: CtaRecord }) {
   const length = daysBetween(range.from, range.to);
   const before = { from: utcDay(new Date(`${range.from}T00:00:00Z`), -length), to: utcDay(new Date(`${range.from}T00:00:00Z`), -1) };
 
-  useEffect(() => {
-    Promise.all([get<CtaInsights>(`ctas/${cta.id}/insights`, range), get<CtaInsights>(`ctas/${cta.id}/insights`, before)]).then(
-      ([now, then]) => (setCurrent(now), setPrevious(then), setError(null)),
-      setError,
-    );
-  }, [cta.id, range.from, range.to]);
+  useRead(
+    () => Promise.all([get<CtaInsights>(`ctas/${cta.id}/insights`, range), get<CtaInsights>(`ctas/${cta.id}/insights`, before)]),
+    [cta.id, range.from, range.to],
+    ([now, then]) => (setCurrent(now), setPrevious(then), setError(null)),
+    setError,
+  );
 
   return (
     <section aria-labelledby="insights-title">
@@ -197,12 +197,12 @@ export function CampaignPage({ id, me }: { id: string; me: Whoami }) {
   const [history, setHistory] = useState<AuditEntry[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
   const [version, setVersion] = useState(0);
-  useEffect(() => {
-    Promise.all([get<CtaRecord>(`ctas/${id}`), get<AuditPage>(`ctas/${id}/history`, { pageSize: HISTORY_PAGE_SIZE })]).then(
-      ([record, page]) => (setCta(record), setHistory(page.entries), setError(null)),
-      setError,
-    );
-  }, [id, version]);
+  useRead(
+    () => Promise.all([get<CtaRecord>(`ctas/${id}`), get<AuditPage>(`ctas/${id}/history`, { pageSize: HISTORY_PAGE_SIZE })]),
+    [id, version],
+    ([record, page]) => (setCta(record), setHistory(page.entries), setError(null)),
+    setError,
+  );
   const reload = () => setVersion(version + 1);
 
   if (cta === null) return <Problem error={error} />;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { CTA_STATUSES } from '../../../src/cta-lifecycle/cta-statuses';
-import { ApiError, get } from '../api';
+import { ApiError, get, useRead } from '../api';
 import { approvalText } from '../parts/approval';
 import { ColumnHeads } from '../parts/column-heads';
 import { Choice, Pager } from '../parts/fields';
@@ -53,9 +53,12 @@ export function CampaignsPage({ me }: { me: Whoami }) {
   const [error, setError] = useState<ApiError | null>(null);
 
   useEffect(() => void get<{ teams: string[]; tags: string[] }>('filters').then(setChoices, setError), []);
-  useEffect(() => {
-    get<CtaPage>('ctas', { ...filters, pageSize: PAGE_SIZE, pageNumber }).then((answer) => (setPage(answer), setError(null)), setError);
-  }, [filters, pageNumber]);
+  useRead(
+    () => get<CtaPage>('ctas', { ...filters, pageSize: PAGE_SIZE, pageNumber }),
+    [filters, pageNumber],
+    (answer) => (setPage(answer), setError(null)),
+    setError,
+  );
   const sparklines = useSparklines(page?.ctas.map((cta) => cta.id) ?? []);
 
   const set = (name: keyof Filters) => (event: Event) => {
