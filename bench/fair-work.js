@@ -23,7 +23,7 @@ const { startService: startBuiltService, mysqlReachable, recreateSchema, sleep, 
 const autocannon = require('autocannon');
 const { countingProxy } = require('./instances');
 const { measureIsolation, sdkDelta, ABUSE_CONNECTIONS } = require('./isolation');
-const { measureWorstBodies, worstSdkBodies, worstCtaCreate } = require('./worst-bodies');
+const { measureWorstBodies, worstSdkBodies, worstCtaCreate, lanePauseMs } = require('./worst-bodies');
 
 const SDK_HEADERS = { 'content-type': 'application/json', api_version: '1' };
 const DELTA_PATH = '/cta/state-machines/snapshot/delta/';
@@ -127,6 +127,8 @@ async function measureAttack(base, ctaIds, status, times = 3) {
       const answer = await post(base, DELTA_PATH, text, { 'x-tenant-id': WIDE.tenantId, 'auth-userid': String(500 + attempt) });
       if (answer.status !== status) throw new Error(`${name}: answered ${answer.status} ${answer.text.slice(0, 200)}`);
       times_.push(Math.round(answer.ms));
+      // Not timed: the large-body lane's pause after this request (the next one would wait it out).
+      await sleep(lanePauseMs(bytes, answer.ms));
     }
     const health = await stop();
     const row = { name, bytes, status, ms: times_, health };

@@ -575,4 +575,4 @@ function worstCtaCreate() {
   return (name) => `${before}${name}${after}`;
 }
 
-module.exports = { measureWorstBodies, worstSdkBodies, worstCtaCreate };
+module.exports = { measureWorstBodies, worstSdkBodies, worstCtaCreate, lanePauseMs };
