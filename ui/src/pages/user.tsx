@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, remove } from '../api';
+import { ApiError, get, remove, useRead } from '../api';
 import { Problem } from '../parts/problem';
 import type { CtaExplanation, DeviceView, LaunchExplanation, Whoami } from '../types';
 
@@ -107,15 +107,17 @@ export function UserPage({ userId, me }: { userId: string | undefined; me: Whoam
   /** `all=true`: every CTA of the tenant, drafts and ended ones too, not only those a launch looks at. */
   const [every, setEvery] = useState(false);
   useEffect(() => setErased(null), [userId]);
-  useEffect(() => {
-    setAnswer(null);
-    if (userId === undefined) return;
-    setTyped(userId);
-    get<LaunchExplanation>(`app-users/${encodeURIComponent(userId)}/launch`, { all: every ? 'true' : undefined }).then(
-      (explained) => (setAnswer(explained), setError(null)),
-      setError,
-    );
-  }, [userId, version, every]);
+  useRead(
+    () => {
+      setAnswer(null);
+      if (userId === undefined) return Promise.resolve(null);
+      setTyped(userId);
+      return get<LaunchExplanation>(`app-users/${encodeURIComponent(userId)}/launch`, { all: every ? 'true' : undefined });
+    },
+    [userId, version, every],
+    (explained) => explained !== null && (setAnswer(explained), setError(null)),
+    setError,
+  );
 
   const ctas = answer === null ? [] : [...answer.ctas].sort((a, b) => Number(held(b)) - Number(held(a)));
   return (
