@@ -64,10 +64,12 @@ eachDatabase('Behaviour tags: a tag is released when its active CTA ends', (data
     expect(await tagBlockOf(admin, b)).toEqual({ blocked: true, by: [a], relation: 'ANY/REST' });
 
     await admin.move(a, 'conclude');
+    // Explain releases the tag on its own, before any launch has stored the release (it writes nothing).
+    expect(await tagBlockOf(admin, b)).toEqual({ blocked: false, by: [], relation: 'ANY/REST' });
+    expect((await storedTag(admin)).activeCtas).toEqual([a]);
     const tag = await launchedTag(device);
     expect(tag.ctaRelation.activeCtas).toEqual([]);
     expect(tag.exposureRule.ctasResetAt).toEqual([{ ctaId: a, resetAt }]);
-    expect(await tagBlockOf(admin, b)).toEqual({ blocked: false, by: [], relation: 'ANY/REST' });
     // The stored list is released too (the launch stored what it answered) …
     expect(await storedTag(admin)).toEqual({ behaviourTagName: TAG, activeCtas: [], ctasResetAt: [{ ctaId: a, resetAt }] });
     // … and a device that sends its old list again before it launches does not block the tag again.
@@ -83,14 +85,14 @@ eachDatabase('Behaviour tags: a tag is released when its active CTA ends', (data
     expect((await device.delta(body)).status).toBe(200);
     await admin.move(a, 'pause');
     await admin.move(c, 'terminate');
-    expect((await launchedTag(device)).ctaRelation.activeCtas).toEqual([a]);
     expect(await tagBlockOf(admin, b)).toEqual({ blocked: true, by: [a], relation: 'ANY/REST' });
+    expect((await launchedTag(device)).ctaRelation.activeCtas).toEqual([a]);
     expect((await storedTag(admin)).activeCtas).toEqual([a]);
 
     await admin.move(a, 'live');
     expect((await launchedTag(device)).ctaRelation.activeCtas).toEqual([a]);
     await admin.move(a, 'terminate');
-    expect((await launchedTag(device)).ctaRelation.activeCtas).toEqual([]);
     expect(await tagBlockOf(admin, b)).toMatchObject({ blocked: false });
+    expect((await launchedTag(device)).ctaRelation.activeCtas).toEqual([]);
   });
 });
