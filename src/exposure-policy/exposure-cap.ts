@@ -18,20 +18,28 @@ export function windowStart(window: ExposureWindow, now: number): number {
   return isCalendarDay(window) ? calendarDayOf(window.calendarDay, now).start : now - window.value * UNIT_MS[window.unit] + 1;
 }
 
+/** A user's actions across all the tenant's CTAs, as the cap reads them. */
+export interface UserActionTimes {
+  /** How many actions were done `since` or later, each once. */
+  countSince(since: number): number;
+  /** Their times, newest first, one per action. */
+  timesSince(since: number): readonly number[];
+}
+
 /**
- * Whether the user's actions in the window (`actionsNewestFirst`: their times since `windowStart`,
- * newest first, one per action) reach the cap; null when they do not. A slot frees when the count
- * falls below the limit: a rolling window when its `maxActions`-th newest action leaves it, a calendar
- * day when the next day starts.
+ * Whether the user's actions in the window reach the cap; null when they do not. Under the cap (nearly
+ * every launch) only their count is taken. A slot frees when the count falls below the limit: a rolling
+ * window when its `maxActions`-th newest action leaves it, a calendar day when the next day starts.
  */
-export function exposureCapOf(policy: ActiveExposurePolicy, actionsNewestFirst: readonly number[], now: number): ExposureCapReached | null {
+export function exposureCapOf(policy: ActiveExposurePolicy, actions: UserActionTimes, now: number): ExposureCapReached | null {
   const { maxActions: limit, window } = policy;
-  const count = actionsNewestFirst.length;
+  const since = windowStart(window, now);
+  const count = actions.countSince(since);
   if (count < limit) {
     return null;
   }
   const freesAt = isCalendarDay(window)
     ? calendarDayOf(window.calendarDay, now).end
-    : actionsNewestFirst[limit - 1] + window.value * UNIT_MS[window.unit];
+    : actions.timesSince(since)[limit - 1] + window.value * UNIT_MS[window.unit];
   return { count, limit, freesAt };
 }

@@ -1,6 +1,6 @@
 import { expectDomainError } from '../../test/expect-thrown';
 import { ErrorCode } from '../common/error-code';
-import { exposureCapOf, windowStart } from './exposure-cap';
+import { exposureCapOf, UserActionTimes, windowStart } from './exposure-cap';
 import { exposurePolicyOf } from './exposure-policy';
 
 describe('exposurePolicyOf', () => {
@@ -67,13 +67,18 @@ describe('exposurePolicyOf', () => {
 
 describe('exposureCapOf', () => {
   const HOUR = 3_600_000;
+  /** Distinct action times, newest first. */
+  const actions = (times: number[]): UserActionTimes => ({
+    countSince: (since) => times.filter((at) => at >= since).length,
+    timesSince: (since) => times.filter((at) => at >= since),
+  });
   const now = Date.parse('2026-11-28T12:00:00Z');
 
   it('counts a rolling window back from now, and frees a slot when the maxActions-th newest action leaves it', () => {
     const policy = { maxActions: 2, window: { value: 24, unit: 'hours' as const } };
     expect(windowStart(policy.window, now)).toBe(now - 24 * HOUR + 1);
-    expect(exposureCapOf(policy, [now - HOUR], now)).toBeNull();
-    expect(exposureCapOf(policy, [now - HOUR, now - 3 * HOUR, now - 5 * HOUR], now)).toEqual({
+    expect(exposureCapOf(policy, actions([now - HOUR]), now)).toBeNull();
+    expect(exposureCapOf(policy, actions([now - HOUR, now - 3 * HOUR, now - 5 * HOUR, now - 25 * HOUR]), now)).toEqual({
       count: 3,
       limit: 2,
       freesAt: now - 3 * HOUR + 24 * HOUR,
@@ -84,6 +89,6 @@ describe('exposureCapOf', () => {
     const policy = { maxActions: 2, window: { calendarDay: 'Asia/Kolkata' } };
     const start = Date.parse('2026-11-27T18:30:00Z');
     expect(windowStart(policy.window, now)).toBe(start);
-    expect(exposureCapOf(policy, [now - HOUR, start], now)).toEqual({ count: 2, limit: 2, freesAt: start + 24 * HOUR });
+    expect(exposureCapOf(policy, actions([now - HOUR, start, start - 1]), now)).toEqual({ count: 2, limit: 2, freesAt: start + 24 * HOUR });
   });
 });

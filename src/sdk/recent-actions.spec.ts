@@ -1,4 +1,4 @@
-import { actionTimesSince, foldRecentActions, NO_RECENT_ACTIONS, parseRecentActions, recentActionsText } from './recent-actions';
+import { foldRecentActions, UserActions, NO_RECENT_ACTIONS, parseRecentActions, recentActionsText } from './recent-actions';
 import { emptyUserState, MAX_STORED_LIST_ENTRIES, UserState } from './user-state';
 
 const stateWith = (actions: Record<string, number[]>): UserState => {
@@ -42,9 +42,20 @@ describe('foldRecentActions', () => {
   });
 });
 
-describe('actionTimesSince', () => {
+describe('UserActions', () => {
   it("counts the record's actions and the state's not recorded yet, since an instant, once each", () => {
     const recorded = [50, 1, 40, 2, 10, 1];
-    expect(actionTimesSince(recorded, stateWith({ '1': [50, 45], '3': [5] }), 20)).toEqual([50, 45, 40]);
+    const actions = UserActions.recorded(recorded, stateWith({ '1': [50, 45, 45], '2': [40], '3': [5] }));
+    expect(actions.countSince(20)).toBe(3);
+    expect(actions.timesSince(20)).toEqual([50, 45, 40]);
+    expect(actions.countSince(0)).toBe(5);
+    expect(actions.timesSince(0)).toEqual([50, 45, 40, 10, 5]);
+  });
+
+  it('reads the record from its stored text, and tells an action of another CTA at a recorded time from it', () => {
+    const actions = new UserActions(recentActionsText([30, 1, 30, 3]), stateWith({ '2': [30], '3': [30] }));
+    expect(actions.countSince(30)).toBe(3);
+    expect(actions.timesSince(30)).toEqual([30, 30, 30]);
+    expect(new UserActions(null, stateWith({})).countSince(0)).toBe(0);
   });
 });

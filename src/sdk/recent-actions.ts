@@ -1,3 +1,4 @@
+import type { UserActionTimes } from '../exposure-policy/exposure-cap';
 import type { MachineAge, UserState } from './user-state';
 import { MAX_STORED_LIST_ENTRIES } from './user-state';
 
@@ -91,15 +92,75 @@ function newestCandidates(pairs: number[]): number[] {
   return kept;
 }
 
-/** The times of the user's actions `since` or later, newest first, one per action: the record's and the state's not recorded yet. */
-export function actionTimesSince(recorded: RecentActions, state: UserState<MachineAge>, since: number): number[] {
-  const pairs: number[] = [];
-  for (let index = 0; index < recorded.length && recorded[index] >= since; index += 2) {
-    pairs.push(recorded[index], recorded[index + 1]);
+/**
+ * Whether the record holds the action (`at`, `ctaId`). A record is sorted newest first, then by CTA id
+ * (`newestFirst`), so it is a binary search.
+ */
+function recordHolds(recorded: RecentActions, at: number, ctaId: number): boolean {
+  let low = 0;
+  let high = recorded.length / 2;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const time = recorded[2 * middle];
+    if (time > at || (time === at && recorded[2 * middle + 1] < ctaId)) low = middle + 1;
+    else high = middle;
   }
-  pairs.push(...stateActions(state, since));
-  const ordered = newestFirst(pairs);
-  const times: number[] = [];
-  for (let index = 0; index < ordered.length; index += 2) times.push(ordered[index]);
-  return times;
+  return 2 * low < recorded.length && recorded[2 * low] === at && recorded[2 * low + 1] === ctaId;
+}
+
+/**
+ * The user's actions the exposure cap counts: the record's, and the state's not recorded yet (a write
+ * records them all, so those are few or none). The record's text is parsed when first read.
+ */
+export class UserActions implements UserActionTimes {
+  private recordedList: RecentActions | undefined;
+
+  constructor(
+    private readonly recordedText: string | null,
+    private readonly state: UserState<MachineAge>,
+  ) {}
+
+  /** The actions of `state` that `recorded` holds as they are: counted without parsing anything again. */
+  static recorded(recorded: RecentActions, state: UserState<MachineAge>): UserActions {
+    const actions = new UserActions(null, state);
+    actions.recordedList = recorded;
+    return actions;
+  }
+
+  private get recorded(): RecentActions {
+    return (this.recordedList ??= parseRecentActions(this.recordedText));
+  }
+
+  /** The state's actions `since` or later that the record does not hold, as pairs, each once. */
+  private unrecordedSince(since: number): number[] {
+    const recorded = this.recorded;
+    let pairs: number[] | undefined;
+    for (const [ctaId, cta] of this.state.ctas) {
+      const id = Number(ctaId);
+      for (const at of cta.actionDoneAt) {
+        if (at >= since && !recordHolds(recorded, at, id)) (pairs ??= []).push(at, id);
+      }
+    }
+    return pairs === undefined ? [] : newestFirst(pairs);
+  }
+
+  /** The record's pairs `since` or later: its newest ones. */
+  private recordedCountSince(since: number): number {
+    const recorded = this.recorded;
+    let count = 0;
+    while (2 * count < recorded.length && recorded[2 * count] >= since) count++;
+    return count;
+  }
+
+  countSince(since: number): number {
+    return this.recordedCountSince(since) + this.unrecordedSince(since).length / 2;
+  }
+
+  timesSince(since: number): number[] {
+    const pairs = [...this.recorded.slice(0, 2 * this.recordedCountSince(since)), ...this.unrecordedSince(since)];
+    const ordered = newestFirst(pairs);
+    const times: number[] = [];
+    for (let index = 0; index < ordered.length; index += 2) times.push(ordered[index]);
+    return times;
+  }
 }

@@ -29,8 +29,8 @@ import { sdkUserLog } from './sdk-user-log';
 import { insightBaseline, insightChanges, InsightBaseline, UserStateForInsights } from '../insights/insight-changes';
 import type { WriteExperiments } from '../insights/experiment-changes';
 import { addToPending } from '../insights/insight-pending';
-import { ExposureCapReached, exposureCapOf, windowStart } from '../exposure-policy/exposure-cap';
-import { actionTimesSince, foldRecentActions, parseRecentActions, recentActionsText } from './recent-actions';
+import { ExposureCapReached, exposureCapOf, UserActionTimes } from '../exposure-policy/exposure-cap';
+import { foldRecentActions, parseRecentActions, recentActionsText, UserActions } from './recent-actions';
 
 const NO_SNAPSHOTS: SnapshotRequest = { ctas: [], behaviourTags: [] };
 const hasSnapshots = (request: SnapshotRequest): boolean => request.ctas.length > 0 || request.behaviourTags.length > 0;
@@ -99,14 +99,14 @@ const machineCounts = (state: UserState): Map<string, number> =>
 interface Decided {
   state: UserStateJson;
   catalogue: TenantCatalogue;
-  /** The times of the user's actions across all CTAs since an instant, newest first (read only when the exposure cap is on). */
-  actionsSince(since: number): number[];
+  /** The user's actions across all CTAs (read only when the exposure cap is on). */
+  actions: UserActionTimes;
 }
 
 /** The exposure cap `catalogue`'s policy puts on a user with these actions at `now`; null when under it or off. */
-function exposureCap(catalogue: TenantCatalogue, actionsSince: Decided['actionsSince'], now: number): ExposureCapReached | null {
+function exposureCap(catalogue: TenantCatalogue, actions: UserActionTimes, now: number): ExposureCapReached | null {
   const policy = catalogue.exposurePolicy;
-  return policy === null ? null : exposureCapOf(policy, actionsSince(windowStart(policy.window, now)), now);
+  return policy === null ? null : exposureCapOf(policy, actions, now);
 }
 
 /**
@@ -153,7 +153,7 @@ export class SdkStateService {
     if (cached === NO_CATALOGUE) {
       return cached.render(userId, [], userStateJson(emptyUserState()), this.clock.now());
     }
-    const [{ state, catalogue, actionsSince }, cohorts] = await Promise.all([
+    const [{ state, catalogue, actions }, cohorts] = await Promise.all([
       hasSnapshots(request) ? this.merge(tenantId, userId, request, cached, mark) : this.readPruned(tenantId, userId, cached, mark),
       // The eligibility step: the user's cohorts at this launch.
       this.userCohorts.cohortsOf(tenantId, userId, client, cached.cohortTargeting),
@@ -162,7 +162,7 @@ export class SdkStateService {
     const userCohorts =
       catalogue === cached ? cohorts : await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.cohortTargeting);
     const now = this.clock.now();
-    const cap = exposureCap(catalogue, actionsSince, now);
+    const cap = exposureCap(catalogue, actions, now);
     if (cap !== null) {
       this.metrics.launchCapped();
     }
@@ -202,8 +202,7 @@ export class SdkStateService {
     const cohorts = await this.userCohorts.cohortsOf(tenantId, userId, client, catalogue.everyCohortTargeting());
     const now = this.clock.now();
     // Counted before the pruning, as a launch that prunes folds the pruned actions into the record first.
-    const recorded = parseRecentActions(stored?.recentActions ?? null);
-    const cap = exposureCap(catalogue, (since) => actionTimesSince(recorded, state, since), now);
+    const cap = exposureCap(catalogue, new UserActions(stored?.recentActions ?? null, state), now);
     const storedMachines = machineCounts(state);
     pruneUserState(state, catalogue, now);
     const expiredMachines = new Map(
@@ -263,7 +262,7 @@ export class SdkStateService {
         ) {
           this.metrics.snapshotsMerged(counts.applied, counts.ignored);
           this.reportTruncations(tenantId, userId, truncations);
-          return { state: answer, catalogue, actionsSince: (since) => actionTimesSince(recorded, state, since) };
+          return { state: answer, catalogue, actions: UserActions.recorded(recorded, state) };
         }
         await sleep(Math.random() * MERGE_BACKOFF_MS * attempt);
       }
@@ -280,7 +279,7 @@ export class SdkStateService {
   private async readPruned(tenantId: string, userId: string, cached: TenantCatalogue, mark: number): Promise<Decided> {
     const stored = await this.store.read(tenantId, userId);
     if (!stored) {
-      return { state: userStateJson(emptyUserState()), catalogue: cached, actionsSince: () => [] };
+      return { state: userStateJson(emptyUserState()), catalogue: cached, actions: new UserActions(null, emptyUserState()) };
     }
     const reading = readStoredUserState(stored.json);
     const catalogue = dropsOnCatalogueWord(reading.state, NO_SNAPSHOTS, cached, this.clock.now())
@@ -289,11 +288,7 @@ export class SdkStateService {
     const now = this.clock.now();
     if (!pruneUserState(reading.state, catalogue, now) && withinLimits(reading.state, stored.json, this.limits)) {
       // Parsed only if the exposure cap is on.
-      return {
-        state: reading.json,
-        catalogue,
-        actionsSince: (since) => actionTimesSince(parseRecentActions(stored.recentActions), reading.state, since),
-      };
+      return { state: reading.json, catalogue, actions: new UserActions(stored.recentActions, reading.state) };
     }
     // Something to drop (rare): from the whole document, its actions recorded first (they count for the exposure cap).
     const pruned = parseUserState(stored.json);
@@ -320,7 +315,7 @@ export class SdkStateService {
     ) {
       this.reportTruncations(tenantId, userId, truncations);
     }
-    return { state: answer, catalogue, actionsSince: (since) => actionTimesSince(recorded, pruned, since) };
+    return { state: answer, catalogue, actions: UserActions.recorded(recorded, pruned) };
   }
 
   /** Counted, and logged at warn level with counts, at most one line per user every few seconds (sdk-user-log.ts). */
