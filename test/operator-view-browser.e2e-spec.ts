@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { armOf } from '../src/serving/experiment-arm';
 import { AdminClient } from './admin-client';
 import { describeInBrowser, startConsoleSession, type ConsoleSession } from './console-browser';
 import { examples, machine } from './fixtures';
@@ -20,6 +21,10 @@ const KEYS = { eddie: 'k-eddie', paula: 'k-paula', ada: 'k-ada', vera: 'k-vera' 
 const ADMIN_API_KEYS = 'eddie:editor:k-eddie,paula:publisher:k-paula,ada:admin:k-ada,vera:viewer:k-vera';
 const TENANT = 'default';
 const USER_ID = '4242';
+/** Users of the experiment's CTA; the first acted twice today, which the exposure policy caps. */
+const TRIAL_USERS = Array.from({ length: 12 }, (_, index) => String(5001 + index));
+const CAPPED_USER = TRIAL_USERS[0];
+const POLICY = { maxActions: 2, window: { value: 1, unit: 'days' } };
 /** A browser on a loaded 2-core machine: this bounds a hang, it times nothing. */
 const SUITE_TIMEOUT_MS = 300_000;
 jest.setTimeout(SUITE_TIMEOUT_MS);
@@ -38,9 +43,10 @@ describeInBrowser('The operator view in Chromium', () => {
   let page: Page;
   let eddie: AdminClient;
   let paula: AdminClient;
-  /** A live CTA with actions, resets and machines; a draft waiting for approval. */
+  /** A live CTA with actions, resets and machines; a draft waiting for approval; a live CTA with an experiment. */
   let running: string;
   let waiting: string;
+  let trial: string;
 
   const as = (name: keyof typeof KEYS) =>
     new AdminClient(session.api, TENANT, `${name}@example.com`, { headers: { 'x-api-key': KEYS[name] } });
@@ -99,6 +105,28 @@ describeInBrowser('The operator view in Chromium', () => {
       startTime: undefined,
       endTime: undefined,
     });
+    // Trial: half its users held out; each exposed two hours ago, every third one bought an hour later.
+    trial = String(
+      await eddie.create({ name: 'checkout-trial', team: 'growth', experiment: { holdoutPercent: 50, goal: { state: '3' } } }),
+    );
+    expect((await paula.approve(trial)).status).toBe(200);
+    expect((await paula.status(trial, 'live')).status).toBe(200);
+    const [exposedAt, boughtAt] = [now - 2 * 3_600_000, now - 3_600_000];
+    for (const [index, user] of TRIAL_USERS.entries()) {
+      const actionDoneAt = user === CAPPED_USER ? [exposedAt, boughtAt] : [exposedAt];
+      const body =
+        index % 3 === 0
+          ? snapshot(
+              trial,
+              { actionDoneAt, resetAt: [boughtAt] },
+              { s1: { ...machine('3', boughtAt, { createdAt: exposedAt }), reset: true } },
+            )
+          : snapshot(trial, { actionDoneAt }, { s1: machine('1', exposedAt) });
+      expect((await send(user, body)).status).toBe(200);
+    }
+    expect(new Set(TRIAL_USERS.map((user) => armOf(TENANT, trial, user, 50))).size).toBe(2);
+    // At most 2 actions a day: CAPPED_USER is at the cap, USER_ID (one action today) is not.
+    expect((await as('ada').exposurePolicy.put(POLICY)).status).toBe(200);
   }, SUITE_TIMEOUT_MS);
   afterAll(() => session?.close());
 
@@ -117,7 +145,10 @@ describeInBrowser('The operator view in Chromium', () => {
     expect(await page.locator('body').innerText()).not.toContain('k-paula');
     expect(await page.locator('input[type="password"]').count()).toBe(0);
     const rows = page.locator('table.campaigns tbody tr');
-    await expectCount(rows, 2);
+    await expectCount(rows, 3);
+    expect(await page.locator('p.policy').innerText()).toBe(
+      'Exposure policy: at most 2 actions per user in the last day (rolling), across all campaigns; over it, a launch serves only exempt campaigns and test CTAs.',
+    );
     const row = page.locator(`tr[data-cta-id="${running}"]`);
     await row.locator('svg.sparkline').waitFor();
     const week = (
@@ -171,6 +202,31 @@ describeInBrowser('The operator view in Chromium', () => {
     // Machines by state now.
     const states = await cellsOf(page.locator('table.machines tbody tr'));
     expect(Object.fromEntries(states.map(([state, machines]) => [state, Number(machines)]))).toEqual(current.now.byState);
+  });
+
+  it("shows a campaign's experiment: both arms as the API counts them, the sentence, the uplift's interval drawn", async () => {
+    await page.goto(`${session.origin}/engine/ui/#/campaigns/${trial}`);
+    await page.locator('table.arms').waitFor();
+    const report = (await eddie.insights.experiment(trial)).body.data;
+    expect(report.arms.treatment.exposed + report.arms.holdout.exposed).toBe(TRIAL_USERS.length);
+    const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)}%`);
+    expect(await cellsOf(page.locator('table.arms tbody tr'))).toEqual(
+      (['treatment', 'holdout'] as const).map((arm) => {
+        const { entered, exposed, converted, rate } = report.arms[arm];
+        return [expect.stringMatching(new RegExp(`^${arm}`, 'i')), String(entered), String(exposed), String(converted), percent(rate)];
+      }),
+    );
+    expect(report.status).toBe('collecting');
+    expect(await page.locator('p.verdict').innerText()).toBe(
+      `Not significant yet: ${report.arms.treatment.exposed} of 100 exposed users in the treatment, ${report.arms.holdout.exposed} of 100 exposed users in the holdout.`,
+    );
+    const interval = page.locator('svg.interval');
+    expect(await Promise.all(['data-low', 'data-high', 'data-estimate'].map((name) => interval.getAttribute(name).then(Number)))).toEqual([
+      ...report.uplift.ci95!,
+      report.uplift.absolute,
+    ]);
+    expect(await page.locator('section.experiment').innerText()).toContain('50% held out');
+    await page.locator('section.experiment').screenshot({ path: join(SCREENSHOTS, 'operator-view-experiment.png') });
   });
 
   it("approves with a second key: the approver's name and local time (UTC on hover), then the history with its field diffs", async () => {
@@ -240,11 +296,33 @@ describeInBrowser('The operator view in Chromium', () => {
     expect(left.state.ctas).toEqual([]);
   });
 
+  it("says on a user's page when the exposure policy withholds campaigns, the slot freeing in local time", async () => {
+    await page.goto(`${session.origin}/engine/ui/#/users/${CAPPED_USER}`);
+    const notice = page.locator('p.capped');
+    await notice.waitFor();
+    const explained = (await session.api.get(`/engine/app-users/${CAPPED_USER}/launch`, as('ada').headers())).body.data;
+    const cap = explained.ctas[0].reasons.find((reason: any) => reason.code === 'EXPOSURE_CAP_REACHED');
+    expect(cap).toMatchObject({ count: 2, limit: 2 });
+    const freesAt = Date.parse(cap.freesAt);
+    expect(await notice.innerText()).toBe(
+      "The exposure policy's cap is reached: the user acted 2 times in its window, at most 2 allowed. Until a slot frees at " +
+        `${await page.evaluate((at) => new Date(at).toLocaleString(), freesAt)}, only exempt campaigns and test CTAs are served: ` +
+        '2 campaigns are withheld that would be served otherwise.',
+    );
+    expect(await notice.locator('time').getAttribute('datetime')).toBe(cap.freesAt);
+    await page.screenshot({ path: join(SCREENSHOTS, 'operator-view-user-capped.png') });
+    for (const id of [running, trial]) {
+      expect(await page.locator(`ul.explanations > li[data-cta-id="${id}"] ul.reasons li`).first().getAttribute('data-code')).toBe(
+        'EXPOSURE_CAP_REACHED',
+      );
+    }
+  });
+
   it('filters the audit by person, action, entity and local days', async () => {
     await page.getByRole('link', { name: 'Audit' }).click();
     await page.getByLabel('Action').selectOption('approve');
     const entries = page.locator('ol.timeline > li');
-    await expectCount(entries, 2);
+    await expectCount(entries, 3);
     await page.getByLabel('Person (user)').fill('Paula P.');
     await page.getByLabel('Person (user)').press('Enter');
     await expectCount(entries, 1);

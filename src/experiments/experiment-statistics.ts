@@ -37,11 +37,14 @@ export function erfc(x: number): number {
   return x >= 0 ? tail : 2 - tail;
 }
 
+/** A probability from erfc near 0, where the fit's error (erfc(0) = 1.00000003) would put it above 1. */
+const probability = (tail: number): number => Math.min(1, tail);
+
 /** P(|Z| ≥ |z|) for a standard normal Z: the two-sided p-value of a z statistic. */
-export const twoSidedP = (z: number): number => erfc(Math.abs(z) / Math.SQRT2);
+export const twoSidedP = (z: number): number => probability(erfc(Math.abs(z) / Math.SQRT2));
 
 /** P(X ≥ x) for X chi-square distributed with one degree of freedom (X = Z²). */
-export const chiSquare1P = (x: number): number => erfc(Math.sqrt(x / 2));
+export const chiSquare1P = (x: number): number => probability(erfc(Math.sqrt(x / 2)));
 
 /** One arm as the test reads it. */
 export interface ArmSample {
@@ -67,6 +70,10 @@ export interface ExperimentTest {
 
 const rateOf = ({ exposed, converted }: ArmSample): number | null => (exposed === 0 ? null : converted / exposed);
 
+/** Whether each arm has enough exposed users for the test to be read (the report's status "ready"). */
+export const enoughExposed = (treatment: ArmSample, holdout: ArmSample): boolean =>
+  treatment.exposed >= MIN_EXPOSED_PER_ARM && holdout.exposed >= MIN_EXPOSED_PER_ARM;
+
 /** The uplift of `treatment` over `holdout`, its interval, and the z-test's p-value. */
 export function compareArms(treatment: ArmSample, holdout: ArmSample): ExperimentTest {
   const [rateT, rateH] = [rateOf(treatment), rateOf(holdout)];
@@ -82,7 +89,7 @@ export function compareArms(treatment: ArmSample, holdout: ArmSample): Experimen
   return {
     uplift: { absolute, relative: rateH === 0 ? null : absolute / rateH, ci95: [absolute - Z_95 * unpooled, absolute + Z_95 * unpooled] },
     pValue,
-    significant: pValue < SIGNIFICANCE_LEVEL && treatment.exposed >= MIN_EXPOSED_PER_ARM && holdout.exposed >= MIN_EXPOSED_PER_ARM,
+    significant: pValue < SIGNIFICANCE_LEVEL && enoughExposed(treatment, holdout),
   };
 }
 

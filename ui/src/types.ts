@@ -2,9 +2,11 @@
 export type { AuditEntry, AuditPage } from '../../src/audit/audit.types';
 export type { CtaInsights, InsightsDay } from '../../src/insights/insights.types';
 export type { CtaRecord } from '../../src/ctas/cta-record';
-export type { LaunchExplanation, CtaExplanation } from '../../src/explain/launch-explanation';
+export type { LaunchExplanation, CtaExplanation, Reason } from '../../src/explain/launch-explanation';
 export type { DeviceView } from '../../src/explain/device-view';
 export type { OperatorMay, Whoami } from '../../src/operator-view/whoami.types';
+export type { ExperimentReport } from '../../src/experiments/experiment-report';
+export type { ExposurePolicy } from '../../src/exposure-policy/exposure-policy';
 
 /** A page of `GET /ctas`. */
 export interface CtaPage {

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, get, post, useRead } from '../api';
 import { ColumnHeads } from '../parts/column-heads';
 import { DailyChart } from '../parts/daily-chart';
+import { Experiment } from '../parts/experiment';
 import { FieldDiff, person } from '../parts/diff';
 import { Problem } from '../parts/problem';
 import { Time, daysBetween, utcDay } from '../time';
@@ -216,11 +217,12 @@ export function CampaignPage({ id, me }: { id: string; me: Whoami }) {
       </h1>
       <p class="muted">
         CTA {cta.id} · team {cta.team} · tags {cta.tags.join(', ') || '—'} · created by {cta.createdBy} <Time ms={cta.createdAt} />
+        {cta.capExempt && ' · exempt from the exposure policy (served over its cap)'}
         {cta.description !== null && ` · ${cta.description}`}
       </p>
       <Problem error={error} />
       <Insights cta={cta} />
-      {/* The experiment of a CTA (holdout arm, uplift and its interval) will stand here once the service runs experiments. */}
+      <Experiment cta={cta} />
       <Approval cta={cta} history={history} me={me} onChange={reload} />
       <History cta={cta} entries={history} me={me} onChange={reload} />
     </>

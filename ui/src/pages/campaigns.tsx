@@ -3,6 +3,7 @@ import { CTA_STATUSES } from '../../../src/cta-lifecycle/cta-statuses';
 import { ApiError, get, useRead } from '../api';
 import { approvalText } from '../parts/approval';
 import { ColumnHeads } from '../parts/column-heads';
+import { ExposurePolicyLine } from '../parts/exposure-policy';
 import { Choice, Pager } from '../parts/fields';
 import { Problem } from '../parts/problem';
 import { Sparkline } from '../parts/sparkline';
@@ -77,6 +78,7 @@ export function CampaignsPage({ me }: { me: Whoami }) {
           <input type="search" value={filters.searchName} onInput={set('searchName')} />
         </label>
       </form>
+      <ExposurePolicyLine />
       <Problem error={error} />
       {page !== null && (
         <>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, remove, useRead } from '../api';
 import { Problem } from '../parts/problem';
-import type { CtaExplanation, DeviceView, LaunchExplanation, Whoami } from '../types';
+import { Time } from '../time';
+import type { CtaExplanation, DeviceView, LaunchExplanation, Reason, Whoami } from '../types';
 
 /** What the device will make of a served CTA, in words ("lifetime cap reached: 5 of 5"). */
 function deviceWords(device: DeviceView): string[] {
@@ -23,6 +24,21 @@ function deviceWords(device: DeviceView): string[] {
       ? [`${device.expiredMachines} expired journey${device.expiredMachines === 1 ? '' : 's'} dropped at this launch`]
       : []),
   ];
+}
+
+/** When the user is at the exposure policy's cap: the count against the limit, when a slot frees, and the campaigns only the cap withholds. */
+function CapNotice({ ctas }: { ctas: CtaExplanation[] }) {
+  const isCap = (reason: Reason): boolean => reason.code === 'EXPOSURE_CAP_REACHED';
+  const cap = ctas.flatMap((cta) => cta.reasons).find(isCap);
+  if (cap?.freesAt === undefined) return null;
+  const withheld = ctas.filter((cta) => cta.reasons.every(isCap)).length;
+  return (
+    <p role="status" class="capped">
+      The exposure policy's cap is reached: the user acted {cap.count} times in its window, at most {cap.limit} allowed. Until a slot frees
+      at <Time ms={Date.parse(cap.freesAt)} />, only exempt campaigns and test CTAs are served
+      {withheld > 0 && `: ${withheld} campaign${withheld === 1 ? ' is' : 's are'} withheld that would be served otherwise`}.
+    </p>
+  );
 }
 
 /** Not served first (the question is usually "why not?"), then served ones the device will not act on. */
@@ -151,6 +167,7 @@ export function UserPage({ userId, me }: { userId: string | undefined; me: Whoam
         <>
           <h2>What user {answer.userId} gets at launch, and why</h2>
           <p>Cohorts: {answer.cohorts.join(', ') || 'none'}</p>
+          <CapNotice ctas={answer.ctas} />
           {ctas.length === 0 ? (
             <p>No live, scheduled or paused CTA, and no test CTA for this user.</p>
           ) : (
