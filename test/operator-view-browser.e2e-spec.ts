@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { armOf } from '../src/serving/experiment-arm';
 import { AdminClient } from './admin-client';
 import { describeInBrowser, startConsoleSession, type ConsoleSession } from './console-browser';
 import { examples, machine } from './fixtures';
@@ -11,8 +12,9 @@ import { DAY } from './test-clock';
 
 /**
  * The operator view (/{admin}/ui/) in Chromium, as operators on another machine use it, with approvals required
- * and four named keys: every page; the chart's numbers and totals are the API's for seeded data; approve with a
- * second key; restore; explain, export and erase a user behind a typed confirmation; a viewer offered no writes.
+ * and four named keys: every page; the chart's numbers and totals are the API's for seeded data, and so are an
+ * experiment's arms and uplift; approve with a second key; restore; explain, export and erase a user behind a typed
+ * confirmation; a viewer offered no writes. Then an open admin API, at the root alias: restore asks who restores.
  * Screenshots go to a temporary folder, or to docs/ with UPDATE_SCREENSHOTS=true (the README shows them).
  */
 
@@ -264,6 +266,51 @@ describeInBrowser('The operator view in Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'operator-view-audit.png') });
   });
 
+  it("shows a campaign's experiment: both arms and the uplift with its interval as the API reports them, and what they mean", async () => {
+    const id = String(
+      await eddie.create({
+        name: 'holdout-banner',
+        team: 'growth',
+        experiment: { holdoutPercent: 50, goal: { state: '3' }, windowDays: 7 },
+      }),
+    );
+    expect((await paula.approve(id)).status).toBe(200);
+    expect((await paula.status(id, 'live')).status).toBe(200);
+    const candidates = Array.from({ length: 40 }, (_, index) => String(5_000_000 + index * 7919));
+    const treatment = candidates.filter((userId) => armOf(TENANT, id, userId, 50) === 'treatment').slice(0, 4);
+    const holdout = candidates.filter((userId) => armOf(TENANT, id, userId, 50) === 'holdout').slice(0, 3);
+    const now = session.api.clock.now();
+    // Every user is exposed (a machine in "1" and its action); three treatment users and one held out reach the goal ("3", reset).
+    const converted = [...treatment.slice(0, 3), holdout[0]];
+    for (const userId of [...treatment, ...holdout]) {
+      const body = converted.includes(userId)
+        ? snapshot(id, { actionDoneAt: [now], resetAt: [now + 5] }, { g1: { ...machine('3', now + 5, { createdAt: now }), reset: true } })
+        : snapshot(id, { actionDoneAt: [now] }, { g1: machine('1', now) });
+      expect((await new SdkClient(session.api, TENANT, userId).delta(body)).status).toBe(200);
+    }
+    const report = (await eddie.insights.experiment(id)).body.data;
+    expect(report.arms.treatment).toMatchObject({ exposed: 4, converted: 3 });
+    expect(report.arms.holdout).toMatchObject({ exposed: 3, converted: 1 });
+
+    await page.goto(`${session.origin}/engine/ui/#/campaigns/${id}`);
+    await page.locator('table.arms').waitFor();
+    const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)}%`);
+    expect(await cellsOf(page.locator('table.arms tbody tr'))).toEqual(
+      (['treatment', 'holdout'] as const).map((arm) => [
+        arm === 'treatment' ? 'With the nudge (treatment)' : 'Held out (holdout)',
+        ...[report.arms[arm].entered, report.arms[arm].exposed, report.arms[arm].converted].map(String),
+        percent(report.arms[arm].rate),
+      ]),
+    );
+    expect(await page.locator('p.verdict').innerText()).toBe('not significant yet: 3 of 100 exposed users in the holdout');
+    const points = (difference: number) => `${difference >= 0 ? '+' : '−'}${Math.abs(difference * 100).toFixed(1)} points`;
+    const [low, high] = report.uplift.ci95 as [number, number];
+    expect(await page.locator('svg.uplift').getAttribute('aria-label')).toBe(
+      `uplift ${points(report.uplift.absolute as number)}, 95% interval ${points(low)} to ${points(high)}`,
+    );
+    expect(pageErrors()).toEqual([]);
+  });
+
   it('offers a viewer every page and no write', async () => {
     await signOut();
     await signIn('vera', 'Vera V.');
@@ -305,18 +352,26 @@ async function expectCount(locator: Locator, count: number): Promise<void> {
 describeInBrowser('The operator view of an open admin API (no ADMIN_API_KEYS) in Chromium', () => {
   let session: ConsoleSession;
   beforeAll(async () => {
-    session = await startConsoleSession({});
+    // At the root alias too: the view finds the admin API beside /ui/ wherever it is served.
+    session = await startConsoleSession({ ADMIN_PREFIX_ALIASES: '/' });
   }, SUITE_TIMEOUT_MS);
   afterAll(() => session?.close());
 
-  it('opens straight away, with no sign-in box, and offers every write', async () => {
+  it('opens straight away at /ui/, with no sign-in box, offers every write, and asks for a name where a write must name one', async () => {
     const { page, origin, api } = session;
-    const id = await new AdminClient(api, TENANT).create({ name: 'open-door' });
-    await page.goto(`${origin}/engine/ui/#/campaigns/${id}`);
+    const client = new AdminClient(api, TENANT);
+    const id = await client.create({ name: 'open-door' });
+    await client.edit(id, { description: 'changed', startTime: undefined, endTime: undefined });
+    await page.goto(`${origin}/ui/#/campaigns/${id}`);
     await page.getByRole('heading', { name: /open-door/ }).waitFor();
     expect(await page.getByText('open admin API (no keys configured)').count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Sign in' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Restore this version' }).waitFor();
+    // No key names the operator and no ADMIN_DEFAULT_USER is set: a restore asks who restores (the API needs a user).
+    const created = page.locator('ol.timeline > li').last();
+    page.once('dialog', (dialog) => void (dialog.type() === 'prompt' ? dialog.accept('Olga O.') : dialog.dismiss()));
+    await created.getByRole('button', { name: 'Restore this version' }).click();
+    await page.locator('ol.timeline > li', { hasText: /^restore by Olga O\./ }).waitFor();
+    expect((await client.get(id)).description).toBe('e2e');
     expect(session.consoleErrors).toEqual([]);
   });
 });

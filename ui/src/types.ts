@@ -4,6 +4,7 @@ export type { CtaInsights, InsightsDay } from '../../src/insights/insights.types
 export type { CtaRecord } from '../../src/ctas/cta-record';
 export type { LaunchExplanation, CtaExplanation } from '../../src/explain/launch-explanation';
 export type { DeviceView } from '../../src/explain/device-view';
+export type { ArmReport, ExperimentReport } from '../../src/experiments/experiment-report';
 export type { OperatorMay, Whoami } from '../../src/operator-view/whoami.types';
 
 /** A page of `GET /ctas`. */
