@@ -12,8 +12,9 @@ import { DAY } from './test-clock';
 
 /**
  * The operator view (/{admin}/ui/) in Chromium, as operators on another machine use it, with approvals required
- * and four named keys: every page; the chart's numbers and totals are the API's for seeded data; approve with a
- * second key; restore; explain, export and erase a user behind a typed confirmation; a viewer offered no writes.
+ * and four named keys: every page; the chart's numbers and totals are the API's for seeded data, and so are an
+ * experiment's arms and uplift; approve with a second key; restore; explain, export and erase a user behind a typed
+ * confirmation; a viewer offered no writes. Then an open admin API, at the root alias: restore asks who restores.
  * Screenshots go to a temporary folder, or to docs/ with UPDATE_SCREENSHOTS=true (the README shows them).
  */
 
@@ -383,18 +384,26 @@ async function expectCount(locator: Locator, count: number): Promise<void> {
 describeInBrowser('The operator view of an open admin API (no ADMIN_API_KEYS) in Chromium', () => {
   let session: ConsoleSession;
   beforeAll(async () => {
-    session = await startConsoleSession({});
+    // At the root alias too: the view finds the admin API beside /ui/ wherever it is served.
+    session = await startConsoleSession({ ADMIN_PREFIX_ALIASES: '/' });
   }, SUITE_TIMEOUT_MS);
   afterAll(() => session?.close());
 
-  it('opens straight away, with no sign-in box, and offers every write', async () => {
+  it('opens straight away at /ui/, with no sign-in box, offers every write, and asks for a name where a write must name one', async () => {
     const { page, origin, api } = session;
-    const id = await new AdminClient(api, TENANT).create({ name: 'open-door' });
-    await page.goto(`${origin}/engine/ui/#/campaigns/${id}`);
+    const client = new AdminClient(api, TENANT);
+    const id = await client.create({ name: 'open-door' });
+    await client.edit(id, { description: 'changed', startTime: undefined, endTime: undefined });
+    await page.goto(`${origin}/ui/#/campaigns/${id}`);
     await page.getByRole('heading', { name: /open-door/ }).waitFor();
     expect(await page.getByText('open admin API (no keys configured)').count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Sign in' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Restore this version' }).waitFor();
+    // No key names the operator and no ADMIN_DEFAULT_USER is set: a restore asks who restores (the API needs a user).
+    const created = page.locator('ol.timeline > li').last();
+    page.once('dialog', (dialog) => void (dialog.type() === 'prompt' ? dialog.accept('Olga O.') : dialog.dismiss()));
+    await created.getByRole('button', { name: 'Restore this version' }).click();
+    await page.locator('ol.timeline > li', { hasText: /^restore by Olga O\./ }).waitFor();
+    expect((await client.get(id)).description).toBe('e2e');
     expect(session.consoleErrors).toEqual([]);
   });
 });

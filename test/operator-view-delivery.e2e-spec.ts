@@ -11,23 +11,24 @@ const KEYS = 'vera:viewer:k-vera,eddie:editor:k-eddie,paula:publisher:k-paula,ad
 describe('The operator view: its files and whoami', () => {
   let api: TestApp;
   beforeAll(async () => {
-    api = await TestApp.start('sqlite', { ADMIN_API_KEYS: KEYS, ADMIN_PREFIX_ALIASES: 'thunder' });
+    api = await TestApp.start('sqlite', { ADMIN_API_KEYS: KEYS, ADMIN_PREFIX_ALIASES: 'thunder,/' });
   });
   afterAll(() => api.close());
 
   const fetchRaw = (url: string, headers: Record<string, string> = {}) => api.app.inject({ method: 'GET', url, headers });
 
-  /** The page and the assets it names (relative paths, so they resolve under any prefix). */
+  /** The page and the assets it names (relative paths, so they resolve under any prefix; '' is the root alias `/`). */
   async function pageAndAssets(prefix: string): Promise<string[]> {
-    const page = await fetchRaw(`/${prefix}/ui/`);
+    const base = prefix === '' ? '' : `/${prefix}`;
+    const page = await fetchRaw(`${base}/ui/`);
     expect({ status: page.statusCode, type: page.headers['content-type'] }).toEqual({ status: 200, type: 'text/html; charset=utf-8' });
-    const assets = [...page.body.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((match) => `/${prefix}/ui/${match[1]}`);
+    const assets = [...page.body.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((match) => `${base}/ui/${match[1]}`);
     expect(assets.length).toBeGreaterThanOrEqual(2);
-    return [`/${prefix}/ui/`, ...assets];
+    return [`${base}/ui/`, ...assets];
   }
 
-  it('serves the page and its assets under the admin prefix and every alias, without a key', async () => {
-    for (const prefix of ['engine', 'thunder']) {
+  it('serves the page and its assets under the admin prefix and every alias (the root one too), without a key', async () => {
+    for (const prefix of ['engine', 'thunder', '']) {
       for (const url of await pageAndAssets(prefix)) {
         expect({ url, status: (await fetchRaw(url)).statusCode }).toEqual({ url, status: 200 });
       }
@@ -79,6 +80,7 @@ describe('The operator view: its files and whoami', () => {
         tenantId: 'default',
         name: 'vera',
         role: 'viewer',
+        user: 'vera',
         approvalsRequired: false,
         may: { update: false, changeStatus: false, approve: false, restore: false, exportUser: false, eraseUser: false },
       },
@@ -102,5 +104,21 @@ describe('The operator view: its files and whoami', () => {
     expect((await whoami('k-ada')).data).toMatchObject({ name: 'ada', role: 'admin', may: { exportUser: true, eraseUser: true } });
     const refused = await api.get('/thunder/whoami');
     expect({ status: refused.status, code: refused.body.error.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('whoami of an open admin API (no ADMIN_API_KEYS)', () => {
+  it('names who a write without a user header is recorded as: ADMIN_DEFAULT_USER, else nobody (the view then asks)', async () => {
+    for (const [env, user] of [
+      [{ ADMIN_DEFAULT_USER: 'panel@example.com' }, 'panel@example.com'],
+      [{}, null],
+    ] as const) {
+      const api = await TestApp.start('sqlite', env);
+      try {
+        expect((await api.get('/engine/whoami')).body.data).toMatchObject({ name: null, role: null, user });
+      } finally {
+        await api.close();
+      }
+    }
   });
 });

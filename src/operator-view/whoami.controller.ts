@@ -42,6 +42,7 @@ export const WHOAMI_EXAMPLE: Whoami = {
   tenantId: 'default',
   name: 'alice',
   role: 'publisher',
+  user: 'alice',
   approvalsRequired: true,
   may: { update: true, changeStatus: true, approve: true, restore: true, exportUser: false, eraseUser: false },
 };
@@ -64,10 +65,13 @@ export class WhoamiController {
   })
   whoami(@TenantId() tenantId: string, @Req() request: FastifyRequest): DataEnvelope<Whoami> {
     const role = requestRole(request);
+    const name = requestActor(request);
     return dataEnvelope({
       tenantId,
-      name: requestActor(request),
+      name,
       role,
+      // As the `user` parameter of a write falls back (security/operator.ts): the view asks for a name when this is null.
+      user: name ?? this.settings.adminDefaultUser,
       approvalsRequired: this.settings.approvalsRequired,
       may: mayOf(role),
     });

@@ -37,7 +37,15 @@ export class WhoamiDto implements Whoami {
   })
   role: AdminRole | null;
 
-  @ApiProperty({ description: 'whether the admin API asks for a key (false: it is open to anyone who reaches it)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "who a write without a `user` header is recorded as: the key's name, else ADMIN_DEFAULT_USER; null: a write that " +
+      'needs an operator (a restore) must send the `user` header',
+  })
+  user: string | null;
+
   @ApiProperty({ description: 'APPROVALS_REQUIRED: live and schedule need an approval by another key' })
   approvalsRequired: boolean;
 

@@ -16,6 +16,8 @@ export interface Whoami {
   tenantId: string;
   name: string | null;
   role: AdminRole | null;
+  /** Who a write without a `user` header is recorded as (the key's name, else ADMIN_DEFAULT_USER); null: such a write names no one. */
+  user: string | null;
   approvalsRequired: boolean;
   may: OperatorMay;
 }

@@ -24,6 +24,10 @@ export const session = {
     keep(USER_ITEM, user);
     keep(TENANT_ITEM, tenant);
   },
+  /** The person's name, asked for by a write that must name one when the sign-in did not (an open admin API). */
+  name(user: string): void {
+    keep(USER_ITEM, user);
+  },
   signOut(): void {
     [KEY_ITEM, USER_ITEM, TENANT_ITEM].forEach((item) => sessionStorage.removeItem(item));
   },

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, get, post, useRead } from '../api';
+import { ApiError, get, post, session, useRead } from '../api';
 import { ColumnHeads } from '../parts/column-heads';
 import { DailyChart } from '../parts/daily-chart';
 import { Experiment } from '../parts/experiment';
@@ -167,7 +167,13 @@ function Approval({ cta, history, me, onChange }: { cta: CtaRecord; history: Aud
 function History({ cta, entries, me, onChange }: { cta: CtaRecord; entries: AuditEntry[]; me: Whoami; onChange: () => void }) {
   const [error, setError] = useState<ApiError | null>(null);
   const restore = (entry: AuditEntry) => {
-    if (!confirm(`Restore CTA ${cta.id} to the version of entry ${entry.id}?`)) return;
+    const question = `Restore CTA ${cta.id} to the version of entry ${entry.id}?`;
+    // A restore is recorded with its operator: with no name from the sign-in, no key's name and no ADMIN_DEFAULT_USER, ask.
+    if (session.user() === null && me.user === null) {
+      const name = prompt(`${question}\nYour name or e-mail, recorded in the audit history:`)?.trim();
+      if (!name) return;
+      session.name(name);
+    } else if (!confirm(question)) return;
     post(`ctas/${cta.id}/restore/${entry.id}`).then(() => (setError(null), onChange()), setError);
   };
   return (
