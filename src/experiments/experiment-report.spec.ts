@@ -39,3 +39,24 @@ describe('experimentReport', () => {
     expectClose(EXPERIMENT_REPORT_EXAMPLE, DOCUMENTED);
   });
 });
+
+describe('experimentReport status', () => {
+  const experiment = { holdoutPercent: 10, goal: { state: '3' }, windowDays: 7, holdoutEvent: 'cta_holdout' };
+  const reportOf = (treatment: [number, number], holdout: [number, number]) =>
+    experimentReport(1, experiment, null, [
+      [treatment[0], ...treatment],
+      [holdout[0], ...holdout],
+    ]);
+
+  it('is "ready" once each arm has 100 exposed users, significant or not: a nudge that changed nothing is a result too', () => {
+    // 20% of 900 against 20% of 100: no difference at all, p = 1.
+    expect(reportOf([900, 180], [100, 20])).toMatchObject({ pValue: 1, significant: false, status: 'ready' });
+    expect(reportOf([900, 270], [100, 10])).toMatchObject({ significant: true, status: 'ready' });
+  });
+
+  it('is "collecting" while an arm has fewer than 100 exposed users, however small the p-value', () => {
+    const early = reportOf([900, 450], [99, 5]);
+    expect(early.pValue!).toBeLessThan(1e-10);
+    expect(early).toMatchObject({ significant: false, status: 'collecting' });
+  });
+});

@@ -1,6 +1,6 @@
 import type { CtaExperiment } from '../ctas/cta-experiment';
 import type { ArmsCounts } from '../insights/experiment-changes';
-import { compareArms, SampleRatioCheck, sampleRatioCheck, Uplift } from './experiment-statistics';
+import { compareArms, enoughExposed, SampleRatioCheck, sampleRatioCheck, Uplift } from './experiment-statistics';
 
 /** One arm of the report. */
 export interface ArmReport {
@@ -24,6 +24,7 @@ export interface ExperimentReport extends Pick<CtaExperiment, 'holdoutPercent' |
   pValue: number | null;
   significant: boolean;
   srm: SampleRatioCheck;
+  /** "ready" once each arm has enough exposed users to read the result, significant or not; else "collecting". */
   status: 'collecting' | 'ready';
 }
 
@@ -55,6 +56,6 @@ export function experimentReport(
     pValue,
     significant,
     srm: sampleRatioCheck(treatment.exposed, holdout.exposed, experiment.holdoutPercent),
-    status: significant ? 'ready' : 'collecting',
+    status: enoughExposed(treatment, holdout) ? 'ready' : 'collecting',
   };
 }

@@ -26,7 +26,7 @@ export class ExperimentsController {
       "of their exposure, on the server's clock), each user once whatever devices re-send; rate = converted / exposed. The uplift " +
       '(treatment rate − holdout rate, and relative to the holdout rate) with its 95% interval (unpooled standard error), the ' +
       'p-value of a two-sided two-proportion z-test (pooled standard error), significant when p < 0.05 with at least 100 exposed ' +
-      'users in each arm (status "ready", else "collecting"), and a sample-ratio check: a chi-square of the exposed counts against ' +
+      'users in each arm (with that many: status "ready", significant or not; else "collecting"), and a sample-ratio check: a chi-square of the exposed counts against ' +
       'the configured split, suspect when its p-value is below 0.001 (the split is broken: do not trust the result). Counted when ' +
       'the deltas are stored, so exact at once on every instance. Formulas and a worked example: docs/experiments.md.',
     role: 'viewer',

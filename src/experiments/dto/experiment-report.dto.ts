@@ -93,6 +93,9 @@ export class ExperimentReportDto implements ExperimentReport {
   @ApiProperty({ type: SampleRatioCheckDto })
   srm: SampleRatioCheckDto;
 
-  @ApiProperty({ enum: ['collecting', 'ready'], description: '"ready" when significant, else "collecting"' })
+  @ApiProperty({
+    enum: ['collecting', 'ready'],
+    description: '"ready" once each arm has at least 100 exposed users: the result can be read, significant or not; else "collecting"',
+  })
   status: 'collecting' | 'ready';
 }

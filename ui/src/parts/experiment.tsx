@@ -23,7 +23,6 @@ export const pText = (p: number): string => (p < 0.001 ? '< 0.001' : `= ${Number
 /** The plain sentence: collecting (how many exposed users an arm still lacks), or whether the difference is significant. */
 export function verdict(report: ExperimentReport): string {
   const { arms, uplift, pValue } = report;
-  // Not by `status`: it stays "collecting" past the minimum while the difference is not significant.
   const short = ARMS.filter(([arm]) => arms[arm].exposed < MIN_EXPOSED_PER_ARM).map(
     ([arm]) => `${arms[arm].exposed} of ${MIN_EXPOSED_PER_ARM} exposed users in the ${arm}`,
   );
