@@ -23,16 +23,33 @@ export function parseRecentActions(text: string | null): RecentActions {
 
 export const recentActionsText = (actions: RecentActions): string | null => (actions.length === 0 ? null : JSON.stringify(actions));
 
-/** The state's actions as pairs, with those `since` or later only. */
-function stateActions(state: UserState<MachineAge>, since: number): number[] {
-  const pairs: number[] = [];
+/**
+ * The state's actions `since` or later that `recorded` does not hold, as pairs (an action the state
+ * lists twice, twice). A record is sorted newest first, then by CTA id (`newestFirst`), so each look-up
+ * is a binary search.
+ */
+function unrecordedActions(recorded: RecentActions, state: UserState<MachineAge>, since: number): number[] {
+  let pairs: number[] | undefined;
   for (const [ctaId, cta] of state.ctas) {
     const id = Number(ctaId);
     for (const at of cta.actionDoneAt) {
-      if (at >= since) pairs.push(at, id);
+      if (at >= since && !recordHolds(recorded, at, id)) (pairs ??= []).push(at, id);
     }
   }
-  return pairs;
+  return pairs ?? [];
+}
+
+/** Whether the record holds the action (`at`, `ctaId`). */
+function recordHolds(recorded: RecentActions, at: number, ctaId: number): boolean {
+  let low = 0;
+  let high = recorded.length / 2;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const time = recorded[2 * middle];
+    if (time > at || (time === at && recorded[2 * middle + 1] < ctaId)) low = middle + 1;
+    else high = middle;
+  }
+  return 2 * low < recorded.length && recorded[2 * low] === at && recorded[2 * low + 1] === ctaId;
 }
 
 /** Pairs newest first, each action once. */
@@ -57,17 +74,7 @@ function newestFirst(pairs: number[]): number[] {
 export function foldRecentActions(recorded: RecentActions, state: UserState<MachineAge>): RecentActions {
   // A full record keeps nothing older than its oldest.
   const floor = recorded.length >= 2 * MAX_STORED_LIST_ENTRIES ? recorded[recorded.length - 2] : Number.NEGATIVE_INFINITY;
-  const known = new Map<number, number[]>();
-  for (let index = 0; index < recorded.length; index += 2) {
-    const ctas = known.get(recorded[index]);
-    if (ctas) ctas.push(recorded[index + 1]);
-    else known.set(recorded[index], [recorded[index + 1]]);
-  }
-  const candidates = stateActions(state, floor);
-  const added: number[] = [];
-  for (let index = 0; index < candidates.length; index += 2) {
-    if (known.get(candidates[index])?.includes(candidates[index + 1]) !== true) added.push(candidates[index], candidates[index + 1]);
-  }
+  const added = unrecordedActions(recorded, state, floor);
   return added.length === 0 ? recorded : newestFirst(newestCandidates([...recorded, ...added])).slice(0, 2 * MAX_STORED_LIST_ENTRIES);
 }
 
@@ -90,22 +97,6 @@ function newestCandidates(pairs: number[]): number[] {
     if (pairs[index] >= threshold) kept.push(pairs[index], pairs[index + 1]);
   }
   return kept;
-}
-
-/**
- * Whether the record holds the action (`at`, `ctaId`). A record is sorted newest first, then by CTA id
- * (`newestFirst`), so it is a binary search.
- */
-function recordHolds(recorded: RecentActions, at: number, ctaId: number): boolean {
-  let low = 0;
-  let high = recorded.length / 2;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const time = recorded[2 * middle];
-    if (time > at || (time === at && recorded[2 * middle + 1] < ctaId)) low = middle + 1;
-    else high = middle;
-  }
-  return 2 * low < recorded.length && recorded[2 * low] === at && recorded[2 * low + 1] === ctaId;
 }
 
 /**
@@ -133,15 +124,8 @@ export class UserActions implements UserActionTimes {
 
   /** The state's actions `since` or later that the record does not hold, as pairs, each once. */
   private unrecordedSince(since: number): number[] {
-    const recorded = this.recorded;
-    let pairs: number[] | undefined;
-    for (const [ctaId, cta] of this.state.ctas) {
-      const id = Number(ctaId);
-      for (const at of cta.actionDoneAt) {
-        if (at >= since && !recordHolds(recorded, at, id)) (pairs ??= []).push(at, id);
-      }
-    }
-    return pairs === undefined ? [] : newestFirst(pairs);
+    const pairs = unrecordedActions(this.recorded, this.state, since);
+    return pairs.length === 0 ? pairs : newestFirst(pairs);
   }
 
   /** The record's pairs `since` or later: its newest ones. */
