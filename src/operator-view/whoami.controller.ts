@@ -12,7 +12,7 @@ import { CtaStatusController } from '../cta-status/cta-status.controller';
 import { CtasController } from '../ctas/ctas.controller';
 import { InjectSettings, OrchestrationSettings } from '../orchestration-options';
 import { requiredRoleOf, roleAllows, type AdminRole } from '../security/admin-roles';
-import { requestActor, requestRole } from '../security/operator';
+import { defaultOperator, requestActor, requestRole } from '../security/operator';
 import { WhoamiDto } from './whoami.dto';
 import type { OperatorMay, Whoami } from './whoami.types';
 
@@ -70,8 +70,8 @@ export class WhoamiController {
       tenantId,
       name,
       role,
-      // As the `user` parameter of a write falls back (security/operator.ts): the view asks for a name when this is null.
-      user: name ?? this.settings.adminDefaultUser,
+      // As a write's `user` parameter falls back: the view asks for a name when this is null.
+      user: defaultOperator(name, this.settings),
       approvalsRequired: this.settings.approvalsRequired,
       may: mayOf(role),
     });

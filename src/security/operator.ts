@@ -39,13 +39,17 @@ const OperatorSources = createParamDecorator((_: unknown, context: ExecutionCont
   return { headers: request.headers, actor: requestActor(request) };
 });
 
-/** `parseOperatorUser` with the fallbacks of the running service: the key's name, else `adminDefaultUser`. */
+/** Who a write without a `user` header is recorded as: the key's name, else `adminDefaultUser`; null: no one. */
+export const defaultOperator = (actor: string | null, settings: Pick<OrchestrationSettings, 'adminDefaultUser'>): string | null =>
+  actor ?? settings.adminDefaultUser;
+
+/** `parseOperatorUser` with the fallbacks of the running service (`defaultOperator`). */
 @Injectable()
 export class OperatorUserPipe implements PipeTransform<OperatorSources, string> {
   constructor(@InjectSettings() private readonly settings: OrchestrationSettings) {}
 
   transform({ headers, actor }: OperatorSources): string {
-    return parseOperatorUser(headers, actor ?? this.settings.adminDefaultUser);
+    return parseOperatorUser(headers, defaultOperator(actor, this.settings));
   }
 }
 
