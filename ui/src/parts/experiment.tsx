@@ -23,10 +23,10 @@ export const pText = (p: number): string => (p < 0.001 ? '< 0.001' : `= ${Number
 /** The plain sentence: collecting (how many exposed users an arm still lacks), or whether the difference is significant. */
 export function verdict(report: ExperimentReport): string {
   const { arms, uplift, pValue } = report;
-  const short = ARMS.filter(([arm]) => arms[arm].exposed < MIN_EXPOSED_PER_ARM).map(
-    ([arm]) => `${arms[arm].exposed} of ${MIN_EXPOSED_PER_ARM} exposed users in the ${arm}`,
-  );
-  if (short.length > 0 || uplift.absolute === null || uplift.ci95 === null || pValue === null) {
+  if (report.status === 'collecting' || uplift.absolute === null || uplift.ci95 === null || pValue === null) {
+    const short = ARMS.filter(([arm]) => arms[arm].exposed < MIN_EXPOSED_PER_ARM).map(
+      ([arm]) => `${arms[arm].exposed} of ${MIN_EXPOSED_PER_ARM} exposed users in the ${arm}`,
+    );
     return `Not significant yet: ${short.join(', ')}.`;
   }
   const change = `${points(uplift.absolute)} points (95% interval ${points(uplift.ci95[0])} to ${points(uplift.ci95[1])})`;
