@@ -221,9 +221,10 @@ describe('readStoredUserState (the launch reading a stored document)', () => {
     const names = ['ta"g\\', '__proto__', 'other'];
     expect(answered(reading.json, ids, names)).toEqual(answered(userStateJson(parseUserState(json)), ids, names));
     expect([...reading.state.ctas.keys()]).toEqual(['12', '13']);
-    expect([...reading.state.ctas.get('12')!.activeStateMachines]).toEqual([
-      ['__proto__', { createdAt: NOW - 10 }],
-      ['k"ey\\[', { createdAt: NOW - 20 }],
+    // A document with escapes is parsed rather than scanned: its machines are whole, their ages the same.
+    expect([...reading.state.ctas.get('12')!.activeStateMachines].map(([key, { createdAt }]) => [key, createdAt])).toEqual([
+      ['__proto__', NOW - 10],
+      ['k"ey\\[', NOW - 20],
     ]);
     // The lists as read (a scanned document parses them when first read).
     const lists = (read: typeof reading.state) => ({
@@ -231,6 +232,26 @@ describe('readStoredUserState (the launch reading a stored document)', () => {
       tags: [...read.tags].map(([name, tag]) => [name, tag.activeCtas, tag.ctasResetAt]),
     });
     expect(lists(reading.state)).toEqual(lists(parseUserState(json)));
+  });
+
+  it('scans a document without escapes to the same answer and ages, brackets and quotes-free keys in its strings included', () => {
+    const state = stateWith({
+      ['__proto__']: machine('1', NOW, { context: { createdAt: 'nested', ']}[{,:': '{[', list: [[], {}, '\u2028é😀'] } }),
+      'key,]': machine('2', NOW, { createdAt: NOW - 20, extra: null, flags: [true, false, 1.5e-7] }),
+    });
+    state.ctas.set('13', { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [NOW] });
+    state.tags.set('tag]}', { activeCtas: ['12', '13'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
+    const json = serializeUserState(state);
+    expect(json).not.toContain('\\');
+    const reading = readStoredUserState(json);
+    const ids = ['12', '13', '14'];
+    const names = ['tag]}', 'other'];
+    expect(answered(reading.json, ids, names)).toEqual(answered(userStateJson(parseUserState(json)), ids, names));
+    // Scanned: a machine is read for its age only.
+    expect([...reading.state.ctas.get('12')!.activeStateMachines]).toEqual([
+      ['__proto__', { createdAt: NOW - 10 }],
+      ['key,]', { createdAt: NOW - 20 }],
+    ]);
   });
 
   it('reads a list as written once it is replaced (a scanned list is parsed only when first read)', () => {

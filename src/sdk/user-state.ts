@@ -357,81 +357,139 @@ export function readStoredUserState(json: string): StoredUserStateReading {
   return { state, json: userStateJson(state) };
 }
 
-const CREATED_AT_KEY = '"createdAt"';
-
 /**
  * The launch's reading of a stored document (written by `serializeUserState`, so
  * `JSON.stringify`'s text): CTA ids, tag names, lists and each machine's `createdAt`
  * are read, and the machines' and lists' JSON text is kept as stored, which is what
  * serialising them again would give (parsing the document and serialising its machines again
- * were the largest part of a launch's own work). Null for any text of another shape.
+ * were the largest part of a launch's own work). Null for any text of another shape, and for text
+ * with an escape (a backslash anywhere): the parse reads those, so a string is always its text
+ * without its quotes here. One pass over the text (docs/benchmarks.md).
  */
 function scanUserState(json: string): StoredUserStateReading | null {
+  if (json.includes('\\')) return null;
+  const scan = new DocumentScan(json);
   const ctas = new Map<string, CtaState<MachineAge>>();
   const ctaJson = new Map<string, string>();
   const tags = new Map<string, TagState>();
   const tagJson = new Map<string, { ctasResetAt: string; activeCtas: string }>();
-  let at = 0;
-  const skip = (literal: string): boolean => {
-    if (!json.startsWith(literal, at)) return false;
-    at += literal.length;
-    return true;
-  };
-  /** The JSON text of the value at `at`, which it then passes. */
-  const value = (): string => {
-    const start = at;
-    at = valueEnd(json, at);
-    return json.slice(start, at);
-  };
-  const readCta = (): boolean => {
-    const ctaId = stringOf(value());
-    if (ctaId === undefined || ctas.has(ctaId) || !skip(',{"activeStateMachines":[')) return false;
-    const machines = new Map<string, MachineAge>();
-    let machinesJson = '';
-    const readMachine = (): boolean => {
-      const keyJson = value();
-      const key = stringOf(keyJson);
-      if (key === undefined || machines.has(key) || !skip(',')) return false;
-      const machineJson = value();
-      const createdAt = createdAtOf(machineJson);
-      if (createdAt === undefined) return false;
-      machines.set(key, { createdAt });
-      machinesJson += `${machinesJson.length > 0 ? ',' : ''}${keyJson}:${machineJson}`;
-      return true;
-    };
-    if (!list(readMachine) || !skip('],"resetAt":')) return false;
-    const resetAt = value();
-    if (!skip(',"actionDoneAt":')) return false;
-    const actionDoneAt = value();
-    if (!skip('}')) return false;
-    ctas.set(ctaId, new ScannedCtaState(machines, resetAt, actionDoneAt));
-    ctaJson.set(ctaId, `{${machinesJson}},"resetAt":${resetAt},"actionDoneAt":${actionDoneAt}`);
-    return true;
-  };
-  const readTag = (): boolean => {
-    const name = stringOf(value());
-    if (name === undefined || tags.has(name) || !skip(',{"activeCtas":')) return false;
-    const activeCtas = value();
-    if (!skip(',"ctasResetAt":')) return false;
-    const ctasResetAt = value();
-    if (!skip('}')) return false;
-    tags.set(name, new ScannedTagState(JSON.parse(activeCtas) as string[], ctasResetAt));
-    tagJson.set(name, { ctasResetAt, activeCtas });
-    return true;
-  };
-  const read = skip('{"ctas":[') && list(readCta) && skip('],"tags":[') && list(readTag) && skip(']}') && at === json.length;
-  if (!read) {
-    return null;
-  }
-  return { state: { ctas, tags }, json: { cta: (ctaId) => ctaJson.get(ctaId), tag: (name) => tagJson.get(name) } };
-
-  /** `[entry,…]` of `[…]` entries (the opening bracket already passed), each read by `entry`; leaves `at` on the closing one. */
-  function list(entry: () => boolean): boolean {
-    if (json[at] === ']') return true;
+  if (!scan.pass('{"ctas":[')) return null;
+  if (!scan.at(CLOSE_BRACKET)) {
     do {
-      if (!skip('[') || !entry() || !skip(']')) return false;
-    } while (skip(','));
-    return json[at] === ']';
+      const ctaId = scan.entryName(',{"activeStateMachines":[');
+      if (ctaId === undefined || ctas.has(ctaId)) return null;
+      const machines = new Map<string, MachineAge>();
+      let machinesJson = '{';
+      if (!scan.at(CLOSE_BRACKET)) {
+        do {
+          const keyStart = scan.position + 1;
+          const key = scan.entryName(',');
+          if (key === undefined || machines.has(key)) return null;
+          const machineStart = scan.position;
+          const createdAt = scan.machineCreatedAt();
+          if (createdAt === undefined || !scan.pass(']')) return null;
+          machines.set(key, { createdAt });
+          machinesJson += `${machinesJson.length > 1 ? ',' : ''}${json.slice(keyStart, machineStart - 1)}:${json.slice(machineStart, scan.position - 1)}`;
+        } while (scan.pass(','));
+      }
+      const listsStart = scan.position + 1;
+      if (!scan.pass('],"resetAt":')) return null;
+      const resetAt = scan.value();
+      if (!scan.pass(',"actionDoneAt":')) return null;
+      const actionDoneAt = scan.value();
+      const listsEnd = scan.position;
+      if (!scan.pass('}]')) return null;
+      ctas.set(ctaId, new ScannedCtaState(machines, resetAt, actionDoneAt));
+      ctaJson.set(ctaId, `${machinesJson}}${json.slice(listsStart, listsEnd)}`);
+    } while (scan.pass(','));
+  }
+  if (!scan.pass('],"tags":[')) return null;
+  if (!scan.at(CLOSE_BRACKET)) {
+    do {
+      const name = scan.entryName(',{"activeCtas":');
+      if (name === undefined || tags.has(name)) return null;
+      const activeCtas = scan.value();
+      if (!scan.pass(',"ctasResetAt":')) return null;
+      const ctasResetAt = scan.value();
+      if (!scan.pass('}]')) return null;
+      tags.set(name, new ScannedTagState(JSON.parse(activeCtas) as string[], ctasResetAt));
+      tagJson.set(name, { ctasResetAt, activeCtas });
+    } while (scan.pass(','));
+  }
+  if (!scan.pass(']}') || !scan.atEnd()) return null;
+  return { state: { ctas, tags }, json: { cta: (ctaId) => ctaJson.get(ctaId), tag: (name) => tagJson.get(name) } };
+}
+
+const CREATED_AT_KEY = '"createdAt"';
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const QUOTE = 0x22;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+
+/** A cursor over a stored document without escapes (scanUserState): each method passes what it reads, or answers that it could not. */
+class DocumentScan {
+  position = 0;
+
+  constructor(private readonly text: string) {}
+
+  at(char: number): boolean {
+    return this.text.charCodeAt(this.position) === char;
+  }
+
+  atEnd(): boolean {
+    return this.position === this.text.length;
+  }
+
+  pass(literal: string): boolean {
+    if (!this.text.startsWith(literal, this.position)) return false;
+    this.position += literal.length;
+    return true;
+  }
+
+  /** The JSON text of the value here. */
+  value(): string {
+    const start = this.position;
+    this.position = valueEnd(this.text, start);
+    return this.text.slice(start, this.position);
+  }
+
+  /** `["name"` and then `after`: the name, or undefined. */
+  entryName(after: string): string | undefined {
+    if (!this.pass('["')) return undefined;
+    const start = this.position;
+    const end = this.text.indexOf('"', start);
+    if (end === -1) return undefined;
+    this.position = end + 1;
+    return this.pass(after) ? this.text.slice(start, end) : undefined;
+  }
+
+  /** Passes the machine object here, its nested values skipped; its top-level `createdAt` when that is a finite number, else undefined. */
+  machineCreatedAt(): number | undefined {
+    const text = this.text;
+    if (text.charCodeAt(this.position) !== OPEN_BRACE) return undefined;
+    let createdAt: number | undefined;
+    let at = this.position + 1;
+    if (text.charCodeAt(at) !== CLOSE_BRACE) {
+      for (;;) {
+        if (text.charCodeAt(at) !== QUOTE) return undefined;
+        const keyEnd = text.indexOf('"', at + 1) + 1;
+        if (keyEnd === 0 || text.charCodeAt(keyEnd) !== COLON) return undefined;
+        const valueStart = keyEnd + 1;
+        const end = valueEnd(text, valueStart);
+        if (keyEnd - at === CREATED_AT_KEY.length && text.startsWith(CREATED_AT_KEY, at)) {
+          const number = text.charCodeAt(valueStart) === QUOTE ? Number.NaN : Number(text.slice(valueStart, end));
+          createdAt = Number.isFinite(number) ? number : undefined;
+        }
+        at = end;
+        if (text.charCodeAt(at) !== COMMA) break;
+        at++;
+      }
+      if (text.charCodeAt(at) !== CLOSE_BRACE) return undefined;
+    }
+    this.position = at + 1;
+    return createdAt;
   }
 }
 
@@ -482,30 +540,4 @@ class ScannedTagState implements TagState {
   set ctasResetAt(list: CtaResetAt[]) {
     this.ctasResetAtList = list;
   }
-}
-
-/** A JSON string's value; undefined for anything else. */
-function stringOf(text: string): string | undefined {
-  if (text.length < 2 || text[0] !== '"') return undefined;
-  return text.includes('\\') ? (JSON.parse(text) as string) : text.slice(1, -1);
-}
-
-/** The top-level `createdAt` of a machine's JSON object, when it is a number and no key is escaped. */
-function createdAtOf(machine: string): number | undefined {
-  if (machine[0] !== '{') return undefined;
-  let createdAt: number | undefined;
-  for (let at = 1; at < machine.length - 1;) {
-    if (machine[at] !== '"') return undefined;
-    const keyEnd = endOfString(machine, at) + 1;
-    if (machine.lastIndexOf('\\', keyEnd) >= at) return undefined;
-    const isCreatedAt = keyEnd - at === CREATED_AT_KEY.length && machine.startsWith(CREATED_AT_KEY, at);
-    const valueStart = keyEnd + 1;
-    const end = valueEnd(machine, valueStart);
-    if (isCreatedAt) {
-      const number = machine[valueStart] === '"' ? Number.NaN : Number(machine.slice(valueStart, end));
-      createdAt = Number.isFinite(number) ? number : undefined;
-    }
-    at = end + 1;
-  }
-  return createdAt;
 }
