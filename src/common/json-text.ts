@@ -10,13 +10,15 @@
  */
 export const MAX_JSON_DEPTH = 64;
 
-const OPEN_BRACE = 0x7b;
+/** Character codes of JSON's punctuation, for the scanners here and the stored state's (sdk/user-state.ts). */
+export const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
+export const CLOSE_BRACE = 0x7d;
+export const CLOSE_BRACKET = 0x5d;
+export const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
 
 /**
  * Whether a parsed JSON value nests arrays and objects deeper than `max` (the value itself is level

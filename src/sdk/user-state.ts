@@ -1,4 +1,4 @@
-import { endOfString, valueEnd } from '../common/json-text';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfString, OPEN_BRACE, QUOTE, valueEnd } from '../common/json-text';
 import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-request';
 import { MAX_STORED_LIST_ENTRIES } from '../insights/insight-changes';
 
@@ -421,12 +421,6 @@ function scanUserState(json: string): StoredUserStateReading | null {
 }
 
 const CREATED_AT_KEY = '"createdAt"';
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const QUOTE = 0x22;
-const COLON = 0x3a;
-const COMMA = 0x2c;
 
 /** A cursor over a stored document without escapes (scanUserState): each method passes what it reads, or answers that it could not. */
 class DocumentScan {
