@@ -1,7 +1,7 @@
 import type { CtaRule } from '../rule/rule.types';
 import type { CatalogueCtaRow } from '../ctas/cta-catalogue.reader';
 import { sdkRule, TenantCatalogue } from './sdk-catalogue';
-import { emptyUserState, userStateJson } from './user-state';
+import { emptyUserState, UserStateJson, userStateJson } from './user-state';
 
 const NOW = 1_800_000_000_000;
 
@@ -129,5 +129,92 @@ describe('TenantCatalogue.render', () => {
     ]);
     expect(catalogue.hasTag('a-tag')).toBe(true);
     expect(catalogue.stateTtlOf('2', NOW)).toBe(1000);
+  });
+
+  describe('with user state, holdouts and CTAs not served', () => {
+    const tag = (name: string) => ({
+      name,
+      exposureRule: { session: { limit: 1 }, window: { limit: 2, unit: 'days' as const, value: 1 }, lifespan: { limit: 3 } },
+      ctaRelation: { shownCta: { rule: 'ANY' as const, ctaList: [] }, hideCta: { rule: 'ANY' as const, ctaList: [] } },
+    });
+    const experiment = { holdoutPercent: 50, goal: { state: '1' }, windowDays: 7, holdoutEvent: 'cta_holdout' };
+    const catalogue = new TenantCatalogue(
+      [
+        cta(1, { rule: rule(9, { includes: ['beta'], excludes: [] }) }),
+        cta(2, { rule: rule(8) }),
+        cta(3, {
+          rule: { ...rule(7), actions: [{ actionId: 'banner', type: 'NUDGE_ACTION', template: { eventName: 'show' } }] },
+          experiment,
+        }),
+        cta(4, { rule: rule(6) }),
+        cta(5, { rule: rule(5) }),
+      ],
+      [],
+      [
+        { ctaId: 2, tagName: 'b-tag' },
+        { ctaId: 4, tagName: 'a-tag' },
+        { ctaId: 5, tagName: 'c-tag' },
+      ],
+      [tag('c-tag'), tag('b-tag'), tag('a-tag')],
+    );
+    const stateOf = (ctas: Record<string, string>, tags: Record<string, { ctasResetAt: string; activeCtas: string }>): UserStateJson => ({
+      cta: (ctaId) => ctas[ctaId],
+      tag: (name) => tags[name],
+    });
+    const machines = (key: string) => `{"${key}":{"currentState":"1","lastTransitionAt":5,"createdAt":4}},"resetAt":[3],"actionDoneAt":[]`;
+    const state = stateOf(
+      { '2': machines('a'), '4': machines('b') },
+      { 'a-tag': { ctasResetAt: '[{"ctaId":"4","resetAt":2}]', activeCtas: '["4"]' } },
+    );
+    const armOf = (userId: string) =>
+      catalogue.armOf(
+        catalogue.heldCtas().find((held) => held.id === 3)!,
+        userId,
+      );
+    const treatmentUser = ['1', '2', '3', '4', '5', '6'].find((userId) => armOf(userId) === 'treatment')!;
+    const holdoutUser = ['1', '2', '3', '4', '5', '6'].find((userId) => armOf(userId) === 'holdout')!;
+
+    it("puts the user's state in its CTAs' and tags' entries, whichever CTA is served first", () => {
+      for (const [cohorts, ids] of [
+        [
+          ['all', 'beta'],
+          ['1', '2', '3', '4', '5'],
+        ],
+        [['all'], ['2', '3', '4', '5']],
+      ] as const) {
+        const body = JSON.parse(catalogue.render(treatmentUser, cohorts, state, NOW).toString()).data;
+        expect(body.ctas.map((entry: { ctaId: string }) => entry.ctaId)).toEqual(ids);
+        const byId = new Map(body.ctas.map((entry: { ctaId: string }) => [entry.ctaId, entry]));
+        expect(byId.get('2')).toMatchObject({ activeStateMachines: { a: { currentState: '1' } }, resetAt: [3], behaviourTagName: 'b-tag' });
+        expect(byId.get('4')).toMatchObject({ activeStateMachines: { b: { createdAt: 4 } }, resetAt: [3], behaviourTagName: 'a-tag' });
+        expect(byId.get('5')).toMatchObject({ activeStateMachines: {}, resetAt: [], actionDoneAt: [] });
+        expect(body.behaviourTags.map((entry: { behaviourTagName: string }) => entry.behaviourTagName)).toEqual([
+          'a-tag',
+          'b-tag',
+          'c-tag',
+        ]);
+        expect(body.behaviourTags[0].exposureRule.ctasResetAt).toEqual([{ ctaId: '4', resetAt: 2 }]);
+        expect(body.behaviourTags[0].ctaRelation.activeCtas).toEqual(['4']);
+        expect(body.behaviourTags[1].ctaRelation.activeCtas).toEqual([]);
+      }
+    });
+
+    it("serves a holdout user the holdout variant among the others' entries", () => {
+      const answer = (userId: string) => JSON.parse(catalogue.render(userId, ['all'], state, NOW).toString()).data.ctas;
+      const third = (userId: string) => answer(userId).find((entry: { ctaId: string }) => entry.ctaId === '3');
+      expect(answer(holdoutUser).map((entry: { ctaId: string }) => entry.ctaId)).toEqual(['2', '3', '4', '5']);
+      expect(third(holdoutUser).rule).not.toEqual(third(treatmentUser).rule);
+      expect(answer(holdoutUser).filter((entry: { ctaId: string }) => entry.ctaId !== '3')).toEqual(
+        answer(treatmentUser).filter((entry: { ctaId: string }) => entry.ctaId !== '3'),
+      );
+    });
+
+    it('answers a user served everything without state with the one answer built for the catalogue, not a copy', () => {
+      const none = userStateJson(emptyUserState());
+      const everything = catalogue.render(treatmentUser, ['all', 'beta'], none, NOW);
+      expect(catalogue.render(treatmentUser, ['all', 'beta'], none, NOW)).toBe(everything);
+      expect(JSON.parse(everything.toString()).data.ctas).toHaveLength(5);
+      expect(catalogue.render(treatmentUser, ['all'], none, NOW)).not.toBe(everything);
+    });
   });
 });

@@ -28,7 +28,7 @@ export interface CatalogueCta extends ServingCandidate {
   experiment: CtaExperiment | null;
 }
 
-/** One variant of a CTA's launch entry, encoded once. */
+/** A CTA's launch entry for a variant the whole answer does not hold (an experiment's holdout), encoded once. */
 interface CtaEntry {
   /** `{"ctaId":"12","rule":{…},"activeStateMachines":` as UTF-8. */
   head: Buffer;
@@ -38,9 +38,23 @@ interface CtaEntry {
   whole: Buffer;
 }
 
-interface ServableCta extends CatalogueCta, CtaEntry {
+/**
+ * Where an entry lies in the catalogue's whole answer (`TenantCatalogue.wholeAnswer`), in bytes: from
+ * `from` (the comma before it; its start for the first entry) to `end`, with `slots` the places of the
+ * user's state in it (empty there): `[start, end]` pairs, one for a CTA's state, two for a tag's lists.
+ */
+interface AnswerSpan {
+  from: number;
+  start: number;
+  slots: readonly number[];
+  end: number;
+}
+
+interface ServableCta extends CatalogueCta {
   /** The id as a decimal string, the key of the user's state. */
   key: string;
+  /** Its entry (the treatment's, with an experiment) in the whole answer. */
+  span: AnswerSpan;
   /** With an experiment: the entry its holdout users get (the holdout variant's rule); else null. */
   holdout: CtaEntry | null;
 }
@@ -55,12 +69,8 @@ interface StatefulCta {
 
 interface ServableTag {
   name: string;
-  /** `{"behaviourTagName":"…","exposureRule":{…,"ctasResetAt":` */
-  head: Buffer;
-  /** `},"ctaRelation":{"shownCta":…,"hideCta":…,"activeCtas":` */
-  middle: Buffer;
-  /** The whole entry for a user without state for the tag. */
-  whole: Buffer;
+  /** Its entry in the whole answer; its slots are `ctasResetAt`'s and `activeCtas`'s. */
+  span: AnswerSpan;
 }
 
 /** The answer when api_version is absent or below 1 (docs/architecture.md, the launch). */
@@ -99,20 +109,40 @@ function answerBuffer(length: number): Buffer {
 }
 
 /**
- * Collects the response's parts, pre-encoded buffers and the user's small JSON
- * strings, and copies them once into one buffer: the bulk of a launch answer
- * (the rules) is never re-encoded.
+ * Collects the response's parts — ranges of the catalogue's whole answer, other pre-encoded buffers and
+ * the user's small JSON strings — and copies them once into one buffer: the bulk of a launch answer (the
+ * rules) is never re-encoded, adjacent ranges are copied as one, and an answer that is the whole answer
+ * is that buffer itself, not a copy.
  */
 class ResponseWriter {
   private readonly parts: (Buffer | string)[] = [];
   private length = 0;
+  /** The range of `whole` not added to `parts` yet; `rangeTo` -1: none. */
+  private rangeFrom = 0;
+  private rangeTo = -1;
+
+  constructor(private readonly whole: Buffer) {}
+
+  /** Bytes `from` to `to` of the whole answer. */
+  range(from: number, to: number): void {
+    if (from !== this.rangeTo) {
+      this.endRange();
+      this.rangeFrom = from;
+    }
+    this.rangeTo = to;
+  }
 
   add(part: Buffer | string): void {
+    this.endRange();
     this.parts.push(part);
     this.length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
   }
 
   toBuffer(): Buffer {
+    if (this.parts.length === 0 && this.rangeFrom === 0 && this.rangeTo === this.whole.length) {
+      return this.whole;
+    }
+    this.endRange();
     const output = answerBuffer(this.length);
     let offset = 0;
     for (const part of this.parts) {
@@ -125,6 +155,53 @@ class ResponseWriter {
       }
     }
     return output;
+  }
+
+  private endRange(): void {
+    if (this.rangeTo < 0) return;
+    this.parts.push(this.whole.subarray(this.rangeFrom, this.rangeTo));
+    this.length += this.rangeTo - this.rangeFrom;
+    this.rangeTo = -1;
+  }
+}
+
+/**
+ * The catalogue's whole answer — every servable CTA served, without user state, and the tags linking
+ * them — as it is assembled, with the span of each entry in it.
+ */
+class WholeAnswer {
+  private readonly chunks: Buffer[] = [];
+  private length = 0;
+
+  get size(): number {
+    return this.length;
+  }
+
+  /** Appends a part that is no entry (the answer's frame). */
+  frame(part: Buffer): void {
+    this.chunks.push(part);
+    this.length += part.length;
+  }
+
+  /** Appends an entry, its parts with an empty state slot between each two, after a comma unless `first`. */
+  entry(parts: readonly string[], emptySlots: readonly string[], first: boolean): AnswerSpan {
+    const from = this.length;
+    if (!first) this.frame(COMMA);
+    const start = this.length;
+    const slots: number[] = [];
+    parts.forEach((part, index) => {
+      this.frame(utf8(part));
+      if (index < emptySlots.length) {
+        slots.push(this.length);
+        this.frame(utf8(emptySlots[index]));
+        slots.push(this.length);
+      }
+    });
+    return { from, start, slots, end: this.length };
+  }
+
+  toBuffer(): Buffer {
+    return Buffer.concat(this.chunks, this.length);
   }
 }
 
@@ -165,11 +242,26 @@ export const catalogueCta = (row: CatalogueCtaRow, tagName: string | null): Cata
   experiment: row.isTest ? null : row.experiment,
 });
 
-/** A CTA's launch entry for `rule` (as devices get it), its user state left for the launch to put in. */
-function ctaEntry(id: number, rule: Record<string, unknown>, tagName: string | null): CtaEntry {
-  const head = `{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`;
-  const tail = `,"behaviourTagName":${JSON.stringify(tagName)}}`;
+/** A CTA's launch entry for `rule` (as devices get it): its text before the user's state and after it. */
+function ctaEntryText(id: number, rule: Record<string, unknown>, tagName: string | null): [head: string, tail: string] {
+  return [`{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`, `,"behaviourTagName":${JSON.stringify(tagName)}}`];
+}
+
+function ctaEntry([head, tail]: [string, string]): CtaEntry {
   return { head: utf8(head), tail: utf8(tail), whole: utf8(head + NO_CTA_STATE + tail) };
+}
+
+/** `span`'s entry of the whole answer, with `states` in its slots (undefined: its empty slots as they are). */
+function addEntry(response: ResponseWriter, span: AnswerSpan, first: boolean, states: readonly string[] | undefined): void {
+  let at = first ? span.start : span.from;
+  if (states !== undefined) {
+    for (let index = 0; index < states.length; index++) {
+      response.range(at, span.slots[2 * index]);
+      response.add(states[index]);
+      at = span.slots[2 * index + 1];
+    }
+  }
+  response.range(at, span.end);
 }
 
 /** Priority descending, then id: the order of the launch answer. */
@@ -181,7 +273,16 @@ export class TenantCatalogue implements StateCatalogue {
   /** Every CTA held, the servable ones and the paused ones, in launch order. */
   private readonly held: CatalogueCta[] = [];
   private readonly stateful = new Map<string, StatefulCta>();
-  private readonly tags = new Map<string, ServableTag>();
+  private readonly tagNames = new Set<string>();
+  /** The tags linking a servable CTA, by name: what a launch may serve. */
+  private readonly servableTags: ServableTag[] = [];
+  /**
+   * The launch answer of a user served every servable CTA, without state (docs/architecture.md, the
+   * launch's render step): built once; a launch copies its ranges around the user's state, or sends it as it is.
+   */
+  private readonly wholeAnswer: Buffer;
+  /** Where the tags' list starts in `wholeAnswer` (`],"behaviourTags":[`). */
+  private readonly tagsStart: number;
   /** The CTAs held with an experiment, by id: what a write counts the experiments of. */
   private readonly experiments = new Map<string, CatalogueCta>();
   /** User id → ids of the test CTAs that target the user. */
@@ -205,6 +306,7 @@ export class TenantCatalogue implements StateCatalogue {
     this.exposurePolicy = activePolicy(exposurePolicy);
     const tagOfCta = new Map(links.map((link) => [Number(link.ctaId), link.tagName]));
     const testCtaIds = new Set<number>();
+    const running: { held: CatalogueCta; entry: [string, string]; holdout: CtaEntry | null }[] = [];
     for (const cta of ctas) {
       const id = Number(cta.id);
       this.stateful.set(String(id), {
@@ -222,18 +324,38 @@ export class TenantCatalogue implements StateCatalogue {
         continue;
       }
       const rule = sdkRule(cta.rule, ctaValidTill(cta));
-      const servable: ServableCta = {
-        ...held,
-        ...ctaEntry(id, rule, held.tagName),
-        key: String(id),
+      running.push({
+        held,
+        entry: ctaEntryText(id, rule, held.tagName),
         // Rendered here, once per catalogue revision, like the treatment.
-        holdout: held.experiment && ctaEntry(id, holdoutRule(rule as Pick<CtaRule, 'actions'>, held.experiment), held.tagName),
-      };
+        holdout:
+          held.experiment && ctaEntry(ctaEntryText(id, holdoutRule(rule as Pick<CtaRule, 'actions'>, held.experiment), held.tagName)),
+      });
+    }
+    running.sort((a, b) => launchOrder(a.held, b.held));
+    const whole = new WholeAnswer();
+    whole.frame(RESPONSE_START);
+    running.forEach(({ held, entry, holdout }, index) => {
+      const servable: ServableCta = { ...held, key: String(held.id), span: whole.entry(entry, [NO_CTA_STATE], index === 0), holdout };
       this.servable.push(servable);
       this.held.push(servable);
-    }
-    this.servable.sort(launchOrder);
+    });
     this.held.sort(launchOrder);
+    this.tagsStart = whole.size;
+    whole.frame(TAGS_START);
+    const linkedTags = new Set(this.servable.map((cta) => cta.tagName));
+    for (const tag of [...tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      this.tagNames.add(tag.name);
+      if (!linkedTags.has(tag.name)) continue;
+      const { ctasResetAt: _ignored, ...exposureRule } = tag.exposureRule as unknown as Record<string, unknown>;
+      const relation = { shownCta: tag.ctaRelation.shownCta, hideCta: tag.ctaRelation.hideCta };
+      const head = `{"behaviourTagName":${JSON.stringify(tag.name)},"exposureRule":${openObject(exposureRule)}"ctasResetAt":`;
+      const middle = `},"ctaRelation":${openObject(relation)}"activeCtas":`;
+      const first = this.servableTags.length === 0;
+      this.servableTags.push({ name: tag.name, span: whole.entry([head, middle, TAG_END], [NO_TAG_LIST, NO_TAG_LIST], first) });
+    }
+    whole.frame(RESPONSE_END);
+    this.wholeAnswer = whole.toBuffer();
     const namedCohorts = new Set(
       this.servable.filter((cta) => !cta.isTest).flatMap((cta) => [...cta.eligibility.includes, ...cta.eligibility.excludes]),
     );
@@ -246,18 +368,6 @@ export class TenantCatalogue implements StateCatalogue {
       if (!ids) this.testCtasByUser.set(userId, (ids = new Set()));
       ids.add(Number(ctaId));
     }
-    for (const tag of [...tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const { ctasResetAt: _ignored, ...exposureRule } = tag.exposureRule as unknown as Record<string, unknown>;
-      const relation = { shownCta: tag.ctaRelation.shownCta, hideCta: tag.ctaRelation.hideCta };
-      const head = `{"behaviourTagName":${JSON.stringify(tag.name)},"exposureRule":${openObject(exposureRule)}"ctasResetAt":`;
-      const middle = `},"ctaRelation":${openObject(relation)}"activeCtas":`;
-      this.tags.set(tag.name, {
-        name: tag.name,
-        head: utf8(head),
-        middle: utf8(middle),
-        whole: utf8(head + NO_TAG_LIST + middle + NO_TAG_LIST + TAG_END),
-      });
-    }
   }
 
   stateTtlOf(ctaId: string, now: number): number | undefined {
@@ -266,7 +376,7 @@ export class TenantCatalogue implements StateCatalogue {
   }
 
   hasTag(name: string): boolean {
-    return this.tags.has(name);
+    return this.tagNames.has(name);
   }
 
   /** Every CTA held (live, scheduled, paused; test CTAs too), in launch order. */
@@ -314,42 +424,38 @@ export class TenantCatalogue implements StateCatalogue {
   render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number, overCap = false): Buffer {
     const audience = this.audienceOf(userId, cohorts, overCap);
     const usedTags = new Set<string>();
-    const response = new ResponseWriter();
-    response.add(RESPONSE_START);
+    const response = new ResponseWriter(this.wholeAnswer);
+    response.range(0, RESPONSE_START.length);
     let first = true;
     for (const cta of this.servable) {
       if (servingBlocks(cta, audience, now) !== 0) continue;
-      if (!first) response.add(COMMA);
-      first = false;
-      // Only a CTA with an experiment hashes the user id (docs/experiments.md).
-      const entry: CtaEntry = cta.holdout !== null && this.armOf(cta, userId) === 'holdout' ? cta.holdout : cta;
       const userCta = state.cta(cta.key);
-      if (userCta !== undefined) {
-        response.add(entry.head);
-        response.add(userCta);
-        response.add(entry.tail);
+      // Only a CTA with an experiment hashes the user id (docs/experiments.md).
+      const holdout = cta.holdout !== null && this.armOf(cta, userId) === 'holdout' ? cta.holdout : null;
+      if (holdout === null) {
+        addEntry(response, cta.span, first, userCta === undefined ? undefined : [userCta]);
       } else {
-        response.add(entry.whole);
+        if (!first) response.add(COMMA);
+        if (userCta === undefined) {
+          response.add(holdout.whole);
+        } else {
+          response.add(holdout.head);
+          response.add(userCta);
+          response.add(holdout.tail);
+        }
       }
+      first = false;
       if (cta.tagName !== null) usedTags.add(cta.tagName);
     }
-    response.add(TAGS_START);
+    response.range(this.tagsStart, this.tagsStart + TAGS_START.length);
     first = true;
-    for (const tag of this.tags.values()) {
+    for (const tag of this.servableTags) {
       if (!usedTags.has(tag.name)) continue;
-      if (!first) response.add(COMMA);
-      first = false;
       const tagState = state.tag(tag.name);
-      if (tagState) {
-        response.add(tag.head);
-        response.add(tagState.ctasResetAt);
-        response.add(tag.middle);
-        response.add(`${tagState.activeCtas}${TAG_END}`);
-      } else {
-        response.add(tag.whole);
-      }
+      addEntry(response, tag.span, first, tagState && [tagState.ctasResetAt, tagState.activeCtas]);
+      first = false;
     }
-    response.add(RESPONSE_END);
+    response.range(this.wholeAnswer.length - RESPONSE_END.length, this.wholeAnswer.length);
     return response.toBuffer();
   }
 }
