@@ -163,7 +163,7 @@ describe('TenantCatalogue.render', () => {
     });
     const machines = (key: string) => `{"${key}":{"currentState":"1","lastTransitionAt":5,"createdAt":4}},"resetAt":[3],"actionDoneAt":[]`;
     const state = stateOf(
-      { '2': machines('a'), '4': machines('b') },
+      { '2': machines('a'), '3': machines('c'), '4': machines('b') },
       { 'a-tag': { ctasResetAt: '[{"ctaId":"4","resetAt":2}]', activeCtas: '["4"]' } },
     );
     const armOf = (userId: string) =>
@@ -204,6 +204,8 @@ describe('TenantCatalogue.render', () => {
       const third = (userId: string) => answer(userId).find((entry: { ctaId: string }) => entry.ctaId === '3');
       expect(answer(holdoutUser).map((entry: { ctaId: string }) => entry.ctaId)).toEqual(['2', '3', '4', '5']);
       expect(third(holdoutUser).rule).not.toEqual(third(treatmentUser).rule);
+      expect(third(holdoutUser)).toMatchObject({ activeStateMachines: { c: { createdAt: 4 } }, resetAt: [3] });
+      expect(third(treatmentUser)).toMatchObject({ activeStateMachines: { c: { createdAt: 4 } }, resetAt: [3] });
       expect(answer(holdoutUser).filter((entry: { ctaId: string }) => entry.ctaId !== '3')).toEqual(
         answer(treatmentUser).filter((entry: { ctaId: string }) => entry.ctaId !== '3'),
       );

@@ -28,20 +28,10 @@ export interface CatalogueCta extends ServingCandidate {
   experiment: CtaExperiment | null;
 }
 
-/** A CTA's launch entry for a variant the whole answer does not hold (an experiment's holdout), encoded once. */
-interface CtaEntry {
-  /** `{"ctaId":"12","rule":{…},"activeStateMachines":` as UTF-8. */
-  head: Buffer;
-  /** `,"behaviourTagName":"…"}` */
-  tail: Buffer;
-  /** `head`, no user state, `tail`: the whole entry for a user without state for the CTA, one part to copy. */
-  whole: Buffer;
-}
-
 /**
- * Where an entry lies in the catalogue's whole answer (`TenantCatalogue.wholeAnswer`), in bytes: from
- * `from` (the comma before it; its start for the first entry) to `end`, with `slots` the places of the
- * user's state in it (empty there): `[start, end]` pairs, one for a CTA's state, two for a tag's lists.
+ * Where an entry lies in the catalogue's answer bytes (`TenantCatalogue.answerBytes`): from `from` (the
+ * comma before it; its start for the first entry) to `end`, with `slots` the places of the user's state
+ * in it (empty there): `[start, end]` pairs, one for a CTA's state, two for a tag's lists.
  */
 interface AnswerSpan {
   from: number;
@@ -55,8 +45,8 @@ interface ServableCta extends CatalogueCta {
   key: string;
   /** Its entry (the treatment's, with an experiment) in the whole answer. */
   span: AnswerSpan;
-  /** With an experiment: the entry its holdout users get (the holdout variant's rule); else null. */
-  holdout: CtaEntry | null;
+  /** With an experiment: the entry its holdout users get (the holdout variant's rule), after the whole answer; else null. */
+  holdout: AnswerSpan | null;
 }
 
 interface StatefulCta {
@@ -109,21 +99,25 @@ function answerBuffer(length: number): Buffer {
 }
 
 /**
- * Collects the response's parts — ranges of the catalogue's whole answer, other pre-encoded buffers and
- * the user's small JSON strings — and copies them once into one buffer: the bulk of a launch answer (the
- * rules) is never re-encoded, adjacent ranges are copied as one, and an answer that is the whole answer
- * is that buffer itself, not a copy.
+ * Collects the response's parts — ranges of the catalogue's answer bytes and the user's small JSON
+ * strings — and copies them once into one buffer: the bulk of a launch answer (the rules) is never
+ * re-encoded, adjacent ranges are copied as one, and an answer that is the whole answer is that buffer
+ * itself, not a copy.
  */
 class ResponseWriter {
   private readonly parts: (Buffer | string)[] = [];
   private length = 0;
-  /** The range of `whole` not added to `parts` yet; `rangeTo` -1: none. */
+  /** The range of `bytes` not added to `parts` yet; `rangeTo` -1: none. */
   private rangeFrom = 0;
   private rangeTo = -1;
 
-  constructor(private readonly whole: Buffer) {}
+  /** `whole`: the whole answer, the start of `bytes`. */
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly whole: Buffer,
+  ) {}
 
-  /** Bytes `from` to `to` of the whole answer. */
+  /** Bytes `from` to `to` of the answer bytes. */
   range(from: number, to: number): void {
     if (from !== this.rangeTo) {
       this.endRange();
@@ -132,10 +126,10 @@ class ResponseWriter {
     this.rangeTo = to;
   }
 
-  add(part: Buffer | string): void {
+  add(part: string): void {
     this.endRange();
     this.parts.push(part);
-    this.length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+    this.length += Buffer.byteLength(part);
   }
 
   toBuffer(): Buffer {
@@ -159,15 +153,16 @@ class ResponseWriter {
 
   private endRange(): void {
     if (this.rangeTo < 0) return;
-    this.parts.push(this.whole.subarray(this.rangeFrom, this.rangeTo));
+    this.parts.push(this.bytes.subarray(this.rangeFrom, this.rangeTo));
     this.length += this.rangeTo - this.rangeFrom;
     this.rangeTo = -1;
   }
 }
 
 /**
- * The catalogue's whole answer — every servable CTA served, without user state, and the tags linking
- * them — as it is assembled, with the span of each entry in it.
+ * The catalogue's answer bytes as they are assembled, with the span of each entry in them: the whole
+ * answer (every servable CTA served, without user state, and the tags linking them), then the entries
+ * no answer holds whole (the holdout variants).
  */
 class WholeAnswer {
   private readonly chunks: Buffer[] = [];
@@ -247,11 +242,7 @@ function ctaEntryText(id: number, rule: Record<string, unknown>, tagName: string
   return [`{"ctaId":"${id}","rule":${JSON.stringify(rule)},"activeStateMachines":`, `,"behaviourTagName":${JSON.stringify(tagName)}}`];
 }
 
-function ctaEntry([head, tail]: [string, string]): CtaEntry {
-  return { head: utf8(head), tail: utf8(tail), whole: utf8(head + NO_CTA_STATE + tail) };
-}
-
-/** `span`'s entry of the whole answer, with `states` in its slots (undefined: its empty slots as they are). */
+/** `span`'s entry of the answer bytes, with `states` in its slots (undefined: its empty slots as they are). */
 function addEntry(response: ResponseWriter, span: AnswerSpan, first: boolean, states: readonly string[] | undefined): void {
   let at = first ? span.start : span.from;
   if (states !== undefined) {
@@ -278,8 +269,11 @@ export class TenantCatalogue implements StateCatalogue {
   private readonly servableTags: ServableTag[] = [];
   /**
    * The launch answer of a user served every servable CTA, without state (docs/architecture.md, the
-   * launch's render step): built once; a launch copies its ranges around the user's state, or sends it as it is.
+   * launch's render step), and after it the holdout variants' entries: built once; a launch copies its
+   * ranges around the user's state, or sends the whole answer as it is.
    */
+  private readonly answerBytes: Buffer;
+  /** The whole answer: the start of `answerBytes`. */
   private readonly wholeAnswer: Buffer;
   /** Where the tags' list starts in `wholeAnswer` (`],"behaviourTags":[`). */
   private readonly tagsStart: number;
@@ -306,7 +300,7 @@ export class TenantCatalogue implements StateCatalogue {
     this.exposurePolicy = activePolicy(exposurePolicy);
     const tagOfCta = new Map(links.map((link) => [Number(link.ctaId), link.tagName]));
     const testCtaIds = new Set<number>();
-    const running: { held: CatalogueCta; entry: [string, string]; holdout: CtaEntry | null }[] = [];
+    const running: { held: CatalogueCta; entry: [string, string]; holdout: [string, string] | null }[] = [];
     for (const cta of ctas) {
       const id = Number(cta.id);
       this.stateful.set(String(id), {
@@ -328,15 +322,14 @@ export class TenantCatalogue implements StateCatalogue {
         held,
         entry: ctaEntryText(id, rule, held.tagName),
         // Rendered here, once per catalogue revision, like the treatment.
-        holdout:
-          held.experiment && ctaEntry(ctaEntryText(id, holdoutRule(rule as Pick<CtaRule, 'actions'>, held.experiment), held.tagName)),
+        holdout: held.experiment && ctaEntryText(id, holdoutRule(rule as Pick<CtaRule, 'actions'>, held.experiment), held.tagName),
       });
     }
     running.sort((a, b) => launchOrder(a.held, b.held));
     const whole = new WholeAnswer();
     whole.frame(RESPONSE_START);
-    running.forEach(({ held, entry, holdout }, index) => {
-      const servable: ServableCta = { ...held, key: String(held.id), span: whole.entry(entry, [NO_CTA_STATE], index === 0), holdout };
+    running.forEach(({ held, entry }, index) => {
+      const servable: ServableCta = { ...held, key: String(held.id), span: whole.entry(entry, [NO_CTA_STATE], index === 0), holdout: null };
       this.servable.push(servable);
       this.held.push(servable);
     });
@@ -355,7 +348,12 @@ export class TenantCatalogue implements StateCatalogue {
       this.servableTags.push({ name: tag.name, span: whole.entry([head, middle, TAG_END], [NO_TAG_LIST, NO_TAG_LIST], first) });
     }
     whole.frame(RESPONSE_END);
-    this.wholeAnswer = whole.toBuffer();
+    const wholeLength = whole.size;
+    running.forEach(({ holdout }, index) => {
+      if (holdout) this.servable[index].holdout = whole.entry(holdout, [NO_CTA_STATE], false);
+    });
+    this.answerBytes = whole.toBuffer();
+    this.wholeAnswer = this.answerBytes.subarray(0, wholeLength);
     const namedCohorts = new Set(
       this.servable.filter((cta) => !cta.isTest).flatMap((cta) => [...cta.eligibility.includes, ...cta.eligibility.excludes]),
     );
@@ -424,26 +422,15 @@ export class TenantCatalogue implements StateCatalogue {
   render(userId: string, cohorts: readonly string[], state: UserStateJson, now: number, overCap = false): Buffer {
     const audience = this.audienceOf(userId, cohorts, overCap);
     const usedTags = new Set<string>();
-    const response = new ResponseWriter(this.wholeAnswer);
+    const response = new ResponseWriter(this.answerBytes, this.wholeAnswer);
     response.range(0, RESPONSE_START.length);
     let first = true;
     for (const cta of this.servable) {
       if (servingBlocks(cta, audience, now) !== 0) continue;
       const userCta = state.cta(cta.key);
       // Only a CTA with an experiment hashes the user id (docs/experiments.md).
-      const holdout = cta.holdout !== null && this.armOf(cta, userId) === 'holdout' ? cta.holdout : null;
-      if (holdout === null) {
-        addEntry(response, cta.span, first, userCta === undefined ? undefined : [userCta]);
-      } else {
-        if (!first) response.add(COMMA);
-        if (userCta === undefined) {
-          response.add(holdout.whole);
-        } else {
-          response.add(holdout.head);
-          response.add(userCta);
-          response.add(holdout.tail);
-        }
-      }
+      const span = cta.holdout !== null && this.armOf(cta, userId) === 'holdout' ? cta.holdout : cta.span;
+      addEntry(response, span, first, userCta === undefined ? undefined : [userCta]);
       first = false;
       if (cta.tagName !== null) usedTags.add(cta.tagName);
     }
