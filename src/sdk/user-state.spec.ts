@@ -206,14 +206,22 @@ describe('readStoredUserState (the launch reading a stored document)', () => {
     ctas: ctaIds.map((ctaId) => json.cta(ctaId)),
     tags: tagNames.map((name) => json.tag(name)),
   });
-
-  it('answers the JSON text that serialising the parsed document gives, for keys and values of any characters', () => {
+  /**
+   * A state of machines `keys` of CTA 12 (the first nesting `nested`, the second with its own
+   * `createdAt` and odd values), CTA 13 of lists only, and the tag `tagName`.
+   */
+  const oddState = (keys: [string, string], nested: Record<string, string>, tagName: string) => {
     const state = stateWith({
-      ['__proto__']: machine('1', NOW, { context: { createdAt: 'nested', '"]}[{': 'a\\"b', list: [[], {}, '\u2028é😀'] } }),
-      'k"ey\\[': machine('2', NOW, { createdAt: NOW - 20, extra: null, flags: [true, false, 1.5e-7] }),
+      [keys[0]]: machine('1', NOW, { context: { createdAt: 'nested', ...nested, list: [[], {}, '\u2028é😀'] } }),
+      [keys[1]]: machine('2', NOW, { createdAt: NOW - 20, extra: null, flags: [true, false, 1.5e-7] }),
     });
     state.ctas.set('13', { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [NOW] });
-    state.tags.set('ta"g\\', { activeCtas: ['12', '13'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
+    state.tags.set(tagName, { activeCtas: ['12', '13'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
+    return state;
+  };
+
+  it('answers the JSON text that serialising the parsed document gives, for keys and values of any characters', () => {
+    const state = oddState(['__proto__', 'k"ey\\['], { '"]}[{': 'a\\"b' }, 'ta"g\\');
     state.tags.set('__proto__', { activeCtas: [], ctasResetAt: [] });
     const json = serializeUserState(state);
     const reading = readStoredUserState(json);
@@ -235,12 +243,7 @@ describe('readStoredUserState (the launch reading a stored document)', () => {
   });
 
   it('scans a document without escapes to the same answer and ages, brackets and quotes-free keys in its strings included', () => {
-    const state = stateWith({
-      ['__proto__']: machine('1', NOW, { context: { createdAt: 'nested', ']}[{,:': '{[', list: [[], {}, '\u2028é😀'] } }),
-      'key,]': machine('2', NOW, { createdAt: NOW - 20, extra: null, flags: [true, false, 1.5e-7] }),
-    });
-    state.ctas.set('13', { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [NOW] });
-    state.tags.set('tag]}', { activeCtas: ['12', '13'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
+    const state = oddState(['__proto__', 'key,]'], { ']}[{,:': '{[' }, 'tag]}');
     const json = serializeUserState(state);
     expect(json).not.toContain('\\');
     const reading = readStoredUserState(json);
