@@ -391,7 +391,7 @@ async function mergeService(kind, suffix, root) {
   const database = await prepareDatabase(kind, suffix);
   let service = await startService(database.url, {}, root);
   const db = await openDatabase(database.url);
-  const [ctaId] = await seedTenant(db, { ...SMALL, now: Date.now() });
+  const [ctaId] = await seedTenant(db, { ...SMALL, now: Date.now() }, root);
   await db.close();
   await service.stop();
   service = await startService(database.url, {}, root);

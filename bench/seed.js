@@ -3,9 +3,11 @@
  * Seeds the benchmark tenants straight into the database (the admin API would
  * take minutes for 10,000 CTAs and 100,000 users). CTA rows follow the schema of
  * the migrations; user state documents are built with the service's own
- * serializer, so the format cannot drift.
+ * serializer, so the format cannot drift: the serializer of the build that reads them (`root`), since
+ * a BENCH_BASELINE build may store another format.
  */
-const { emptyUserState, serializeUserState } = require('../dist/src/sdk/user-state');
+const path = require('node:path');
+const { parseUserState } = require('../dist/src/sdk/user-state');
 const { addToPending } = require('../dist/src/insights/insight-pending');
 const { monthOf } = require('../dist/src/insights/insight-range');
 const { CREATE_EXAMPLE: exampleCta } = require('../dist/src/api-docs/flow-examples');
@@ -125,13 +127,14 @@ function ctaRow(id, tenantId, index, status, now, eligibility) {
 /**
  * One tenant: 20 (or `liveCtas`) live CTAs linked to 3 behaviour tags, `extraCtas` non-live CTAs (of
  * `extraStatuses` in turn), and
- * `users` users with state for 5 CTAs. CTA ids start at `firstId`. Answers the live ids. With an
+ * `users` users with state for 5 CTAs, stored as the build in `root` stores it. CTA ids start at `firstId`. Answers the live ids. With an
  * `exposurePolicy` (docs/exposure-policy.md), the tenant has it, and each user's recent actions are
  * those of their state, as merges record them.
  */
 async function seedTenant(
   db,
   { tenantId, firstId, extraCtas, users, now, eligibility, liveCtas = LIVE_CTAS, extraStatuses = NON_LIVE_STATUSES, exposurePolicy },
+  root = path.join(__dirname, '..'),
 ) {
   const liveIds = Array.from({ length: liveCtas }, (_, index) => firstId + index);
   await db.transaction(async () => {
@@ -189,7 +192,7 @@ async function seedTenant(
     );
   });
   const tagOf = (id) => TAGS[liveIds.indexOf(id) % 5];
-  const document = userStateDocument(liveIds.slice(0, CTAS_WITH_STATE), tagOf, now);
+  const document = userStateDocument(require(path.join(root, 'dist/src/sdk/user-state')), liveIds.slice(0, CTAS_WITH_STATE), tagOf, now);
   const recentActions = JSON.stringify(liveIds.slice(0, CTAS_WITH_STATE).flatMap((id) => [now - 3600_000, id]));
   await db.transaction(async () => {
     // recent_actions only with a policy: a BENCH_BASELINE build from before the exposure policy has no such column.
@@ -215,7 +218,7 @@ async function seedTenant(
   return liveIds;
 }
 
-function userStateDocument(ctaIds, tagOf, now) {
+function userStateDocument({ emptyUserState, serializeUserState }, ctaIds, tagOf, now) {
   const state = emptyUserState();
   for (const id of ctaIds) {
     state.ctas.set(String(id), {
@@ -364,10 +367,8 @@ async function storedMachineKeys(db, tenantId, ctaId) {
   const rows = await db.all('SELECT user_id, state FROM sdk_user_states WHERE tenant_id = ?', [tenantId]);
   const keys = new Set();
   for (const row of rows) {
-    const document = JSON.parse(row.state);
-    for (const [id, cta] of document.ctas) {
-      if (id === String(ctaId)) cta.activeStateMachines.forEach(([key]) => keys.add(`${row.user_id}/${key}`));
-    }
+    const cta = parseUserState(row.state).ctas.get(String(ctaId));
+    if (cta) for (const key of cta.activeStateMachines.keys()) keys.add(`${row.user_id}/${key}`);
   }
   return keys;
 }

@@ -44,6 +44,12 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
     ]);
     return row.state;
   };
+  /** The stored document: the stored text after its launch index line (docs/decisions/0006-user-state-merge.md). */
+  const storedDocument = async (tenantId: string, userId: string): Promise<string> => {
+    const text = await storedState(tenantId, userId);
+    expect(text.startsWith('#')).toBe(true);
+    return text.slice(text.indexOf('\n') + 1);
+  };
 
   beforeAll(async () => {
     api = await TestApp.start(database, {
@@ -64,7 +70,7 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
     const response = await api.post(DELTA, body, sdkHeaders(catalogue.tenantId, '1'));
     expect([response.status, response.body]).toEqual([200, { data: true }]);
 
-    const document = await storedState(catalogue.tenantId, '1');
+    const document = await storedDocument(catalogue.tenantId, '1');
     expect(Buffer.byteLength(document)).toBeLessThanOrEqual(MAX_USER_STATE_BYTES);
     const parsed = JSON.parse(document) as { ctas: [string, { resetAt: number[] }][] };
     expect(parsed.ctas.map(([ctaId]) => ctaId)).toEqual(ctaIds);
@@ -107,7 +113,7 @@ eachDatabase('fair work per request: the caps exact with worst-case bodies, the 
     };
     const response = await api.post(DELTA, body, sdkHeaders(catalogue.tenantId, '2'));
     expect([response.status, response.body]).toEqual([200, { data: true }]);
-    const document = await storedState(catalogue.tenantId, '2');
+    const document = await storedDocument(catalogue.tenantId, '2');
     expect(Buffer.byteLength(document)).toBeLessThanOrEqual(MAX_USER_STATE_BYTES);
     const parsed = JSON.parse(document) as { ctas: [string, { activeStateMachines: [string, { lastTransitionAt: number }][] }][] };
     const kept = parsed.ctas.flatMap(([, cta]) => cta.activeStateMachines.map(([, kept]) => kept.lastTransitionAt)).sort((a, b) => b - a);

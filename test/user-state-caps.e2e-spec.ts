@@ -2,6 +2,7 @@ import { AdminClient } from './admin-client';
 import { EXAMPLE_TIME, machine, runClockAfterExamples, sdkHeaders } from './fixtures';
 import { dataSourceOf } from './database-contents';
 import { eachDatabase, TEST_DATABASES, TestApp } from './harness';
+import { documentBytes } from '../src/sdk/user-state';
 
 const LAUNCH = '/cta/active/state-machines/';
 const DELTA = '/cta/state-machines/snapshot/delta/';
@@ -41,7 +42,7 @@ eachDatabase('bounded per-user state (docs/decisions/0006-user-state-merge.md)',
       tenantId,
       userId,
     ]);
-    return Buffer.byteLength(row.state);
+    return documentBytes(row.state);
   };
 
   beforeAll(async () => {

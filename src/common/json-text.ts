@@ -1,5 +1,5 @@
 /**
- * JSON text read without parsing it (the launch's scan of a stored user state, `sdk/user-state.ts`),
+ * JSON text read without parsing it (the launch reading a stored user state's tags, `sdk/user-state.ts`),
  * and the body parser's nesting check.
  */
 
@@ -11,14 +11,13 @@
 export const MAX_JSON_DEPTH = 64;
 
 /** Character codes of JSON's punctuation, for the scanners here and the stored state's (sdk/user-state.ts). */
-export const OPEN_BRACE = 0x7b;
+const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
-export const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACE = 0x7d;
 export const CLOSE_BRACKET = 0x5d;
-export const QUOTE = 0x22;
+const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-export const COMMA = 0x2c;
-export const COLON = 0x3a;
+const COMMA = 0x2c;
 
 /**
  * Whether a parsed JSON value nests arrays and objects deeper than `max` (the value itself is level
@@ -52,7 +51,7 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
 }
 
 /** The index of the quote closing the string opened at `start` (skipped with indexOf: strings are most of a body). */
-export function endOfString(text: string, start: number): number {
+function endOfString(text: string, start: number): number {
   for (let i = start; ;) {
     i = text.indexOf('"', i + 1);
     if (i === -1) return text.length;

@@ -1,5 +1,5 @@
 import type { UserActionTimes } from '../exposure-policy/exposure-cap';
-import type { MachineAge, UserState } from './user-state';
+import type { CtaState } from './user-state';
 import { MAX_STORED_LIST_ENTRIES } from './user-state';
 
 /**
@@ -17,6 +17,11 @@ export type RecentActions = readonly number[];
 
 export const NO_RECENT_ACTIONS: RecentActions = [];
 
+/** What the record reads of a user's state, parsed or as the launch reads it: each CTA's actions. */
+interface StateActions {
+  ctas: ReadonlyMap<string, Pick<Readonly<CtaState>, 'actionDoneAt'>>;
+}
+
 export function parseRecentActions(text: string | null): RecentActions {
   return text === null ? NO_RECENT_ACTIONS : (JSON.parse(text) as number[]);
 }
@@ -28,7 +33,7 @@ export const recentActionsText = (actions: RecentActions): string | null => (act
  * lists twice, twice). A record is sorted newest first, then by CTA id (`newestFirst`), so each look-up
  * is a binary search.
  */
-function unrecordedActions(recorded: RecentActions, state: UserState<MachineAge>, since: number): number[] {
+function unrecordedActions(recorded: RecentActions, state: StateActions, since: number): number[] {
   let pairs: number[] | undefined;
   for (const [ctaId, cta] of state.ctas) {
     const id = Number(ctaId);
@@ -71,7 +76,7 @@ function newestFirst(pairs: number[]): number[] {
  * actions together. Answers `recorded` itself when the state adds nothing (the common case: a write
  * that changes no `actionDoneAt`), so an unchanged write stays unchanged.
  */
-export function foldRecentActions(recorded: RecentActions, state: UserState<MachineAge>): RecentActions {
+export function foldRecentActions(recorded: RecentActions, state: StateActions): RecentActions {
   // A full record keeps nothing older than its oldest.
   const floor = recorded.length >= 2 * MAX_STORED_LIST_ENTRIES ? recorded[recorded.length - 2] : Number.NEGATIVE_INFINITY;
   const added = unrecordedActions(recorded, state, floor);
@@ -108,11 +113,11 @@ export class UserActions implements UserActionTimes {
 
   constructor(
     private readonly recordedText: string | null,
-    private readonly state: UserState<MachineAge>,
+    private readonly state: StateActions,
   ) {}
 
   /** The actions of `state` that `recorded` holds as they are: counted without parsing anything again. */
-  static recorded(recorded: RecentActions, state: UserState<MachineAge>): UserActions {
+  static recorded(recorded: RecentActions, state: StateActions): UserActions {
     const actions = new UserActions(null, state);
     actions.recordedList = recorded;
     return actions;

@@ -9,6 +9,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { dataSourceOptions } from '../orchestration-schema';
 import type { SdkStateService } from './sdk-state.service';
 import { parseSnapshotRequest } from './snapshot-request';
+import { parseUserState } from './user-state';
 import { createUserStateStore, UserStateStore } from './user-state.store';
 
 const NOW = 1_893_456_000_000;
@@ -121,7 +122,7 @@ describe('SdkStateService', () => {
     expect((await sdk.launch('t1', '42', client, NO_SNAPSHOTS)).toString('utf8')).toBe(answer);
     const [row] = await storedStates();
     expect(row.version).toBe(2);
-    expect(JSON.parse(row.state).ctas).toEqual([]);
+    expect(parseUserState(row.state).ctas.size).toBe(0);
   });
 
   it('asks the client to retry later (SERVICE_UNAVAILABLE) when other writers win every version check', async () => {

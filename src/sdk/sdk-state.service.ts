@@ -17,6 +17,7 @@ import {
   keepsStateOf,
   mergeSnapshots,
   parseUserState,
+  pruneDropsAnything,
   pruneUserState,
   UserState,
   readStoredUserState,
@@ -282,13 +283,13 @@ export class SdkStateService {
       return { state: userStateJson(emptyUserState()), catalogue: cached, actions: new UserActions(null, emptyUserState()) };
     }
     const reading = readStoredUserState(stored.json);
-    const catalogue = dropsOnCatalogueWord(reading.state, NO_SNAPSHOTS, cached, this.clock.now())
+    const catalogue = dropsOnCatalogueWord(reading, NO_SNAPSHOTS, cached, this.clock.now())
       ? await this.catalogueCache.revalidated(tenantId, mark)
       : cached;
     const now = this.clock.now();
-    if (!pruneUserState(reading.state, catalogue, now) && withinLimits(reading.state, stored.json, this.limits)) {
+    if (!pruneDropsAnything(reading, catalogue, now) && withinLimits(reading, stored.json, this.limits)) {
       // Parsed only if the exposure cap is on.
-      return { state: reading.json, catalogue, actions: new UserActions(stored.recentActions, reading.state) };
+      return { state: reading.json, catalogue, actions: new UserActions(stored.recentActions, reading) };
     }
     // Something to drop (rare): from the whole document, its actions recorded first (they count for the exposure cap).
     const pruned = parseUserState(stored.json);

@@ -45,6 +45,12 @@ export interface ExportedUserState {
 /** What an erased user's row holds, and what a user whose CTAs all ended holds too: nothing. */
 const EMPTY_DOCUMENT = serializeUserState(emptyUserState());
 
+/** Whether a stored text holds no state (written with the launch index or before it). */
+function holdsNoState(text: string): boolean {
+  const state = parseUserState(text);
+  return state.ctas.size === 0 && state.tags.size === 0;
+}
+
 const byNumericValue = (a: string, b: string): number => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
 
 /**
@@ -94,7 +100,7 @@ export async function eraseUserState(manager: EntityManager, tenantId: string, u
       manager.createQueryBuilder(UserStateEntity, 'row').where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
     ).getOne();
     // The insights' marks and the recent actions outlive an emptied document (the entries counted of the user): they go too.
-    if (!row || (row.state === EMPTY_DOCUMENT && !marksHoldAnything(row.insightMarks) && row.recentActions === null)) {
+    if (!row || (holdsNoState(row.state) && !marksHoldAnything(row.insightMarks) && row.recentActions === null)) {
       return null;
     }
     const { affected } = await manager

@@ -1,8 +1,8 @@
 import type { CtaResetAt, StateMachine } from './snapshot-request';
 import { boundUserState, StateLimits, Truncation } from './user-state-bounds';
-import { emptyUserState, newest, parseUserState, serializeUserState, UserState } from './user-state';
+import { documentBytes, emptyUserState, newest, parseUserState, serializeUserState, UserState } from './user-state';
 
-const bytesOf = (state: UserState): number => Buffer.byteLength(serializeUserState(state));
+const bytesOf = (state: UserState): number => documentBytes(serializeUserState(state));
 const machine = (lastTransitionAt: number, createdAt: number, extra: Record<string, unknown> = {}): StateMachine => ({
   currentState: '1',
   lastTransitionAt,
@@ -137,7 +137,7 @@ describe('boundUserState against the caps as documented', () => {
     expect([...state.ctas.values()].map((cta) => cta.resetAt.length)).toEqual(
       Array.from({ length: 1000 }, (_, index) => (index < thrice ? 7 : 15)),
     );
-    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(maxUserStateBytes);
+    expect(documentBytes(json)).toBeLessThanOrEqual(maxUserStateBytes);
     // The newest entries are the ones kept, in the order sent.
     expect(state.ctas.get('1000')!.resetAt).toEqual(Array.from({ length: 15 }, (_, index) => entry(1000, 45 + index)));
     expect(state.ctas.get('1')!.resetAt).toEqual(Array.from({ length: 7 }, (_, index) => entry(1, 53 + index)));
@@ -174,7 +174,7 @@ describe('boundUserState against the caps as documented', () => {
     const all = Array.from({ length: 10_000 }, (_, index) => index).map((index) => (index % 10) * 1000 + Math.floor(index / 10) + 1);
     const newestAll = [...all, ...Array.from({ length: 100 }, (_, index) => 1_000_000 + 900 + index)].sort((a, b) => b - a);
     expect(kept.sort((a, b) => b - a)).toEqual(newestAll.slice(0, kept.length));
-    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(maxUserStateBytes);
+    expect(documentBytes(json)).toBeLessThanOrEqual(maxUserStateBytes);
     // The next older machine would not have fitted.
     const nextOlder = newestAll[kept.length];
     const cta = String(((nextOlder - 1) % 1000) + 1);

@@ -2,11 +2,12 @@ import type { StateMachine } from './snapshot-request';
 import {
   byResetAt,
   byValue,
+  documentBytes,
   dropEmptyEntries,
   emptyUserState,
-  MachineAge,
   serializeUserState,
   StateTexts,
+  StoredUserStateReading,
   UserState,
   UserStateJson,
   userStateJson,
@@ -37,12 +38,12 @@ export interface Truncation {
   dropped: number;
 }
 
-/** Whether a stored document (`json`, parsed as `state`) is within `limits` as it is: the launch's cheap check. */
-export function withinLimits(state: UserState<MachineAge>, json: string, limits: StateLimits): boolean {
+/** Whether a stored text (`text`, read as `reading`) is within `limits` as it is: the launch's cheap check. */
+export function withinLimits(reading: StoredUserStateReading, text: string, limits: StateLimits): boolean {
   return (
     // UTF-8 takes at most 3 bytes per UTF-16 unit: most documents pass without being measured.
-    (json.length * 3 <= limits.maxUserStateBytes || Buffer.byteLength(json) <= limits.maxUserStateBytes) &&
-    [...state.ctas.values()].every((cta) => cta.activeStateMachines.size <= limits.maxMachinesPerCta)
+    (text.length * 3 <= limits.maxUserStateBytes || documentBytes(text) <= limits.maxUserStateBytes) &&
+    [...reading.ctas.values()].every((cta) => cta.machineCount <= limits.maxMachinesPerCta)
   );
 }
 
@@ -270,10 +271,10 @@ const entrySizeBytes = (entry: EntrySize): number =>
 const isEmpty = (entry: EntrySize): boolean => entry.machines === 0 && entry.listCounts[0] === 0 && entry.listCounts[1] === 0;
 
 /** `{"ctas":[],"tags":[]}`: the document around its entries. */
-const DOCUMENT_FRAME = Buffer.byteLength(serializeUserState(emptyUserState()));
+const DOCUMENT_FRAME = documentBytes(serializeUserState(emptyUserState()));
 /** A CTA entry without its id, machines and lists' entries: `[,{"activeStateMachines":[],"resetAt":[],"actionDoneAt":[]}]`. */
 const CTA_FRAME =
-  Buffer.byteLength(
+  documentBytes(
     serializeUserState({ ctas: new Map([['', { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [] }]]), tags: new Map() }),
   ) -
   DOCUMENT_FRAME -
@@ -353,7 +354,7 @@ class DocumentParts {
 
   /** Adds a machine of the CTA when the document still fits `maxBytes` with it; answers whether it did. */
   addMachine(ctaId: string, key: string, machine: StateMachine, maxBytes: number): boolean {
-    const bytes = Buffer.byteLength(this.texts.storedMachine(key, machine));
+    const bytes = Buffer.byteLength(this.texts.storedMachine(key, machine).text);
     const entry = this.ctas.get(ctaId)!;
     const resize = (by: number) =>
       this.change(entry, (changed) => {

@@ -3,16 +3,17 @@ import type { SnapshotRequest, StateMachine } from './snapshot-request';
 import { parseSnapshotRequest } from './snapshot-request';
 import { boundUserState, withinLimits } from './user-state-bounds';
 import {
+  documentBytes,
   dropsOnCatalogueWord,
   emptyUserState,
   MAX_STORED_LIST_ENTRIES,
   mergeSnapshots,
   parseUserState,
+  pruneDropsAnything,
   pruneUserState,
   readStoredUserState,
   serializeUserState,
   StateCatalogue,
-  stateMachinesJson,
   UserState,
   userStateJson,
 } from './user-state';
@@ -187,24 +188,59 @@ describe('pruneUserState', () => {
   });
 });
 
-describe('stored document', () => {
+describe('stored text', () => {
   it('round-trips, client keys such as __proto__ included', () => {
     const state = stateWith({ ['__proto__']: machine('1', NOW, { context: { a: 1 } }), k: machine('2', NOW) });
     state.tags.set('__proto__', { activeCtas: ['12'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
     const copy = parseUserState(serializeUserState(state));
     expect(copy).toEqual(state);
-    expect(JSON.parse(stateMachinesJson(copy.ctas.get('12')!.activeStateMachines))).toEqual(
-      JSON.parse(`{"__proto__":${JSON.stringify(machine('1', NOW, { context: { a: 1 } }))},"k":${JSON.stringify(machine('2', NOW))}}`),
-    );
-    expect(stateMachinesJson(undefined)).toBe('{}');
+    expect(JSON.parse(`{"activeStateMachines":${userStateJson(copy).cta('12')}}`)).toEqual({
+      activeStateMachines: JSON.parse(
+        `{"__proto__":${JSON.stringify(machine('1', NOW, { context: { a: 1 } }))},"k":${JSON.stringify(machine('2', NOW))}}`,
+      ),
+      resetAt: [1],
+      actionDoneAt: [2],
+    });
+  });
+
+  it('starts with the launch index: per CTA its oldest createdAt, machine count, each key and machine length, its lists length', () => {
+    const [a, b] = [machine('1', NOW), machine('1', NOW, { createdAt: NOW - 30 })];
+    const state = stateWith({ a, 'b"': b });
+    state.ctas.set('13', { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [NOW] });
+    const text = serializeUserState(state);
+    const [aJson, bJson] = [JSON.stringify(a), JSON.stringify(b)];
+    const lists12 = ',"resetAt":[1],"actionDoneAt":[2]';
+    const lists13 = `,"resetAt":[],"actionDoneAt":[${NOW}]`;
+    const document =
+      `{"ctas":[["12",{"activeStateMachines":[["a",${aJson}],["b\\"",${bJson}]]${lists12}}],` +
+      `["13",{"activeStateMachines":[]${lists13}}]],"tags":[]}`;
+    const index = `#${NOW - 30},2,3,${aJson.length},5,${bJson.length},${lists12.length};0,0,${lists13.length}`;
+    expect(text).toBe(`${index}\n${document}`);
+    expect(documentBytes(text)).toBe(Buffer.byteLength(document));
+    expect(serializeUserState(emptyUserState())).toBe('#\n{"ctas":[],"tags":[]}');
+  });
+
+  it('reads a document stored before the index, and measures it whole', () => {
+    const before = serializeUserState(stateWith({ k: machine('1', NOW) })).split('\n')[1];
+    expect(before.startsWith('{"ctas":')).toBe(true);
+    expect(parseUserState(before)).toEqual(stateWith({ k: machine('1', NOW) }));
+    expect(documentBytes(before)).toBe(Buffer.byteLength(before));
+    const reading = readStoredUserState(before);
+    expect(reading.json.cta('12')).toBe(userStateJson(stateWith({ k: machine('1', NOW) })).cta('12'));
+    expect(reading.ctas.get('12')).toEqual({ machineCount: 1, oldestCreatedAt: NOW - 10, resetAt: [1], actionDoneAt: [2] });
   });
 });
 
-describe('readStoredUserState (the launch reading a stored document)', () => {
+describe('readStoredUserState (the launch reading a stored text)', () => {
   /** What a launch answers of `state`, CTA by CTA and tag by tag. */
   const answered = (json: ReturnType<typeof userStateJson>, ctaIds: string[], tagNames: string[]) => ({
     ctas: ctaIds.map((ctaId) => json.cta(ctaId)),
     tags: tagNames.map((name) => json.tag(name)),
+  });
+  /** What the launch reads besides the answer: each CTA's count, oldest age and lists, each tag's lists. */
+  const read = (reading: ReturnType<typeof readStoredUserState>) => ({
+    ctas: [...reading.ctas].map(([ctaId, cta]) => [ctaId, cta.machineCount, cta.oldestCreatedAt, cta.resetAt, cta.actionDoneAt]),
+    tags: [...reading.tags].map(([name, tag]) => [name, tag.activeCtas, tag.ctasResetAt]),
   });
   /**
    * A state of machines `keys` of CTA 12 (the first nesting `nested`, the second with its own
@@ -219,77 +255,72 @@ describe('readStoredUserState (the launch reading a stored document)', () => {
     state.tags.set(tagName, { activeCtas: ['12', '13'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
     return state;
   };
+  const ids = ['12', '13', '14'];
 
-  it('answers the JSON text that serialising the parsed document gives, for keys and values of any characters', () => {
-    const state = oddState(['__proto__', 'k"ey\\['], { '"]}[{': 'a\\"b' }, 'ta"g\\');
-    state.tags.set('__proto__', { activeCtas: [], ctasResetAt: [] });
-    const json = serializeUserState(state);
-    const reading = readStoredUserState(json);
-    const ids = ['12', '13', '14'];
-    const names = ['ta"g\\', '__proto__', 'other'];
-    expect(answered(reading.json, ids, names)).toEqual(answered(userStateJson(parseUserState(json)), ids, names));
-    expect([...reading.state.ctas.keys()]).toEqual(['12', '13']);
-    // A document with escapes is parsed rather than scanned: its machines are whole, their ages the same.
-    expect([...reading.state.ctas.get('12')!.activeStateMachines].map(([key, { createdAt }]) => [key, createdAt])).toEqual([
-      ['__proto__', NOW - 10],
-      ['k"ey\\[', NOW - 20],
-    ]);
-    // The lists as read (a scanned document parses them when first read).
-    const lists = (read: typeof reading.state) => ({
-      ctas: [...read.ctas].map(([ctaId, cta]) => [ctaId, cta.resetAt, cta.actionDoneAt]),
-      tags: [...read.tags].map(([name, tag]) => [name, tag.activeCtas, tag.ctasResetAt]),
+  it.each([
+    [
+      'through the index, escapes and brackets in machine keys and values included',
+      ['__proto__', 'k"ey\\['],
+      { '"]}[{': 'a\\"b' },
+      'tag]}',
+    ],
+    ['parsed, for a tag name with an escape', ['__proto__', 'key,]'], { ']}[{,:': '{[' }, 'ta"g\\'],
+  ] as const)('answers what the parsed text gives: %s', (how, keys, nested, tagName) => {
+    const state = oddState([...keys], nested, tagName);
+    const text = serializeUserState(state);
+    const parse = jest.spyOn(JSON, 'parse');
+    const reading = readStoredUserState(text);
+    expect(parse.mock.calls.some(([parsed]) => parsed.startsWith('{"ctas":'))).toBe(how.startsWith('parsed'));
+    parse.mockRestore();
+    const names = [tagName, 'other'];
+    expect(answered(reading.json, ids, names)).toEqual(answered(userStateJson(parseUserState(text)), ids, names));
+    expect(read(reading)).toEqual({
+      ctas: [
+        ['12', 2, NOW - 20, [1], [2]],
+        ['13', 0, 0, [], [NOW]],
+      ],
+      tags: [[tagName, ['12', '13'], [{ ctaId: '12', resetAt: 1 }]]],
     });
-    expect(lists(reading.state)).toEqual(lists(parseUserState(json)));
   });
 
-  it('scans a document without escapes to the same answer and ages, brackets and quotes-free keys in its strings included', () => {
-    const state = oddState(['__proto__', 'key,]'], { ']}[{,:': '{[' }, 'tag]}');
-    const json = serializeUserState(state);
-    expect(json).not.toContain('\\');
-    const reading = readStoredUserState(json);
-    const ids = ['12', '13', '14'];
-    const names = ['tag]}', 'other'];
-    expect(answered(reading.json, ids, names)).toEqual(answered(userStateJson(parseUserState(json)), ids, names));
-    // Scanned: a machine is read for its age only.
-    expect([...reading.state.ctas.get('12')!.activeStateMachines]).toEqual([
-      ['__proto__', { createdAt: NOW - 10 }],
-      ['key,]', { createdAt: NOW - 20 }],
-    ]);
-  });
-
-  it('reads a list as written once it is replaced (a scanned list is parsed only when first read)', () => {
-    const state = stateWith({ a: machine('1', NOW) });
-    state.ctas.get('12')!.resetAt = [NOW - 1];
-    state.tags.set('tag', { activeCtas: ['12'], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] });
-    const reading = readStoredUserState(serializeUserState(state));
-    const cta = reading.state.ctas.get('12')!;
-    const tag = reading.state.tags.get('tag')!;
-    expect([cta.resetAt, cta.actionDoneAt, tag.ctasResetAt]).toEqual([[NOW - 1], [2], [{ ctaId: '12', resetAt: 1 }]]);
-    cta.resetAt = [NOW];
-    cta.actionDoneAt = [NOW];
-    tag.ctasResetAt = [];
-    expect([cta.resetAt, cta.actionDoneAt, tag.ctasResetAt]).toEqual([[NOW], [NOW], []]);
-  });
-
-  it('prunes like the parsed document', () => {
-    const json = serializeUserState(stateWith({ gone: machine('1', NOW, { createdAt: NOW - TTL }), kept: machine('1', NOW) }));
-    const reading = readStoredUserState(json);
-    const parsed = parseUserState(json);
-    expect(pruneUserState(reading.state, catalogue, NOW)).toBe(pruneUserState(parsed, catalogue, NOW));
-    expect([...reading.state.ctas.get('12')!.activeStateMachines.keys()]).toEqual([...parsed.ctas.get('12')!.activeStateMachines.keys()]);
+  it('tells whether pruning drops anything as pruning the parsed text does', () => {
+    const cases: [string, (state: UserState) => void][] = [
+      ['nothing to drop', () => undefined],
+      ['an expired machine', (state) => state.ctas.get('12')!.activeStateMachines.set('old', machine('1', NOW, { createdAt: NOW - TTL }))],
+      ['a CTA without kept state', (state) => state.ctas.set('99', { activeStateMachines: new Map(), resetAt: [1], actionDoneAt: [] })],
+      ['an unknown tag', (state) => state.tags.set('other', { activeCtas: [], ctasResetAt: [{ ctaId: '12', resetAt: 1 }] })],
+      ["a tag's active CTA without kept state", (state) => state.tags.set('tag', { activeCtas: ['12', '99'], ctasResetAt: [] })],
+      ['an empty CTA entry', (state) => state.ctas.set('13', { activeStateMachines: new Map(), resetAt: [], actionDoneAt: [] })],
+      ['an empty tag entry', (state) => state.tags.set('tag', { activeCtas: [], ctasResetAt: [] })],
+    ];
+    const outcomes = cases.map(([name, change]) => {
+      const state = stateWith({ a: machine('1', NOW) });
+      state.tags.set('tag', { activeCtas: ['12'], ctasResetAt: [] });
+      change(state);
+      const text = serializeUserState(state);
+      return [name, pruneDropsAnything(readStoredUserState(text), catalogue, NOW), pruneUserState(parseUserState(text), catalogue, NOW)];
+    });
+    expect(outcomes).toEqual(cases.map(([name], index) => [name, index > 0, index > 0]));
   });
 
   it.each([
     ['spaces', '{"ctas": [], "tags": []}'],
     ['other key orders', '{"tags":[],"ctas":[]}'],
     [
-      'a machine without a numeric createdAt',
+      'an index entry of the wrong length',
+      '#1,1,3,30,27\n{"ctas":[["12",{"activeStateMachines":[["a",{"createdAt":1}]],"resetAt":[],"actionDoneAt":[]}]],"tags":[]}',
+    ],
+    ['an index of fewer entries than CTAs', '#\n{"ctas":[["12",{"activeStateMachines":[],"resetAt":[1],"actionDoneAt":[]}]],"tags":[]}'],
+    ['a negative length', '#0,0,-5\n{"ctas":[["12",{"activeStateMachines":[],"resetAt":[1],"actionDoneAt":[]}]],"tags":[]}'],
+    [
+      'a machine without a numeric createdAt, stored before the index',
       '{"ctas":[["12",{"activeStateMachines":[["a",{"createdAt":"1"}]],"resetAt":[],"actionDoneAt":[]}]],"tags":[]}',
     ],
-  ])('parses a document of another shape (%s) instead', (_shape, json) => {
-    const reading = readStoredUserState(json);
-    expect(reading.state).toEqual(parseUserState(json));
-    expect(reading.json.cta('12')).toEqual(userStateJson(parseUserState(json)).cta('12'));
+  ])('parses a text of another shape (%s) instead', (_shape, text) => {
+    const reading = readStoredUserState(text);
+    const parsed = parseUserState(text);
+    expect([...reading.ctas.keys()]).toEqual([...parsed.ctas.keys()]);
+    expect(reading.json.cta('12')).toEqual(userStateJson(parsed).cta('12'));
   });
 });
 
@@ -330,7 +361,7 @@ describe('boundUserState', () => {
     }
     const small = { maxMachinesPerCta: 10, maxUserStateBytes: 900 };
     const { json, truncations } = boundUserState(state, small);
-    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(900);
+    expect(documentBytes(json)).toBeLessThanOrEqual(900);
     // The newest machines of both CTAs remain: ages 5 (13-2) and 4 (12-2), …
     const kept = [...state.ctas].flatMap(([, cta]) => [...cta.activeStateMachines.values()].map((machine) => machine.lastTransitionAt));
     expect(kept.length).toBeGreaterThan(0);
@@ -340,7 +371,7 @@ describe('boundUserState', () => {
     const lists = emptyUserState();
     lists.tags.set('tag', { activeCtas: Array.from({ length: 1000 }, (_, index) => String(index)), ctasResetAt: [] });
     const bounded = boundUserState(lists, { maxMachinesPerCta: 10, maxUserStateBytes: 2000 });
-    expect(Buffer.byteLength(bounded.json)).toBeLessThanOrEqual(2000);
+    expect(documentBytes(bounded.json)).toBeLessThanOrEqual(2000);
     const activeCtas = lists.tags.get('tag')!.activeCtas;
     // The newest (last) entries are the ones kept.
     expect(activeCtas[activeCtas.length - 1]).toBe('999');
@@ -380,10 +411,10 @@ describe('dropsOnCatalogueWord', () => {
 
 describe('withinLimits', () => {
   it('measures the bytes of the document and the machines of each CTA', () => {
-    const state = stateWith({ a: machine('1', NOW), b: machine('1', NOW) });
-    const json = serializeUserState(state);
-    expect(withinLimits(state, json, { maxMachinesPerCta: 2, maxUserStateBytes: Buffer.byteLength(json) })).toBe(true);
-    expect(withinLimits(state, json, { maxMachinesPerCta: 1, maxUserStateBytes: 100_000 })).toBe(false);
-    expect(withinLimits(state, json, { maxMachinesPerCta: 2, maxUserStateBytes: Buffer.byteLength(json) - 1 })).toBe(false);
+    const text = serializeUserState(stateWith({ a: machine('1', NOW), b: machine('1', NOW) }));
+    const reading = readStoredUserState(text);
+    expect(withinLimits(reading, text, { maxMachinesPerCta: 2, maxUserStateBytes: documentBytes(text) })).toBe(true);
+    expect(withinLimits(reading, text, { maxMachinesPerCta: 1, maxUserStateBytes: 100_000 })).toBe(false);
+    expect(withinLimits(reading, text, { maxMachinesPerCta: 2, maxUserStateBytes: documentBytes(text) - 1 })).toBe(false);
   });
 });

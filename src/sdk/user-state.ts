@@ -1,4 +1,4 @@
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfString, OPEN_BRACE, QUOTE, valueEnd } from '../common/json-text';
+import { CLOSE_BRACKET, valueEnd } from '../common/json-text';
 import type { CtaResetAt, SnapshotRequest, StateMachine } from './snapshot-request';
 import { MAX_STORED_LIST_ENTRIES } from '../insights/insight-changes';
 
@@ -13,11 +13,8 @@ import { MAX_STORED_LIST_ENTRIES } from '../insights/insight-changes';
 /** A user's state keeps the newest this many entries of each list (docs/decisions/0006-user-state-merge.md); insights count within them, so the bound is theirs. */
 export { MAX_STORED_LIST_ENTRIES };
 
-/** What the pruning rules read of a state machine. */
-export type MachineAge = Pick<StateMachine, 'createdAt'>;
-
-export interface CtaState<Machine extends MachineAge = StateMachine> {
-  activeStateMachines: Map<string, Machine>;
+export interface CtaState {
+  activeStateMachines: Map<string, StateMachine>;
   resetAt: number[];
   actionDoneAt: number[];
 }
@@ -27,11 +24,17 @@ export interface TagState {
   ctasResetAt: CtaResetAt[];
 }
 
-export interface UserState<Machine extends MachineAge = StateMachine> {
+export interface UserState {
   /** By CTA id (decimal string). */
-  ctas: Map<string, CtaState<Machine>>;
+  ctas: Map<string, CtaState>;
   /** By behaviour tag name. */
   tags: Map<string, TagState>;
+}
+
+/** A state's entries, as the checks on the catalogue's word read them: its CTAs' ids and its tags. */
+export interface StateEntries {
+  ctas: ReadonlyMap<string, unknown>;
+  tags: ReadonlyMap<string, Readonly<TagState>>;
 }
 
 /** What the rules need to know about the tenant's catalogue. */
@@ -55,8 +58,28 @@ interface StoredDocument {
 
 export const emptyUserState = (): UserState => ({ ctas: new Map(), tags: new Map() });
 
-export function parseUserState(json: string): UserState {
-  const document = JSON.parse(json) as StoredDocument;
+/**
+ * The stored text: the launch index, a line `#…;…` of one entry per CTA in the document's order, then
+ * the document (`serializeUserState`). An entry is the `createdAt` of the CTA's oldest machine (0
+ * without machines), how many machines it has, each machine's key and machine text lengths, and the
+ * length of the CTA's lists' text (`listsJson`), all separated by commas: what the launch needs to slice
+ * each CTA's state out of the document without reading it (`readIndexed`). A text stored before the
+ * index is the document alone (docs/decisions/0006-user-state-merge.md).
+ */
+const INDEX_START = '#';
+const INDEX_END = '\n';
+
+/** Where the document starts in a stored text: after its index line, or at 0 in a text without one. */
+function documentStart(text: string): number {
+  return text.startsWith(INDEX_START) ? text.indexOf(INDEX_END) + 1 : 0;
+}
+
+/** What the cap on a user's state measures of a stored text: its document, in UTF-8 bytes (the index is ASCII). */
+export const documentBytes = (text: string): number => Buffer.byteLength(text) - documentStart(text);
+
+export function parseUserState(text: string): UserState {
+  const start = documentStart(text);
+  const document = JSON.parse(start === 0 ? text : text.slice(start)) as StoredDocument;
   return {
     ctas: new Map(
       document.ctas.map(([ctaId, state]) => [
@@ -68,8 +91,16 @@ export function parseUserState(json: string): UserState {
   };
 }
 
-/** A machine as its CTA's list in the stored document holds it: `["key",{…}]`. */
-export const storedMachineJson = (key: string, machine: StateMachine): string => JSON.stringify([key, machine]);
+/** A machine as its CTA's list in the stored document holds it (`["key",{…}]`), and its key's length in it (with the quotes). */
+export interface StoredMachineText {
+  text: string;
+  keyLength: number;
+}
+
+function storedMachineText(key: string, machine: StateMachine): StoredMachineText {
+  const keyJson = JSON.stringify(key);
+  return { text: `[${keyJson},${JSON.stringify(machine)}]`, keyLength: keyJson.length };
+}
 
 /** Zeros before the low nine digits of an integer: by how many digits they have. */
 const LEADING_ZEROS = ['', '00000000', '0000000', '000000', '00000', '0000', '000', '00', '0', ''];
@@ -104,14 +135,13 @@ export function listJson(list: readonly unknown[]): string {
  * object: a part that is replaced gets its own text.
  */
 export class StateTexts {
-  private readonly machines = new Map<StateMachine, string>();
+  private readonly machines = new Map<StateMachine, StoredMachineText>();
   private readonly lists = new Map<readonly unknown[], string>();
 
-  /** `["key",{…}]`, as the stored document holds the machine. */
-  storedMachine(key: string, machine: StateMachine): string {
-    let json = this.machines.get(machine);
-    if (json === undefined) this.machines.set(machine, (json = storedMachineJson(key, machine)));
-    return json;
+  storedMachine(key: string, machine: StateMachine): StoredMachineText {
+    let stored = this.machines.get(machine);
+    if (stored === undefined) this.machines.set(machine, (stored = storedMachineText(key, machine)));
+    return stored;
   }
 
   list(list: readonly unknown[]): string {
@@ -121,21 +151,54 @@ export class StateTexts {
   }
 }
 
+const RESET_AT = ',"resetAt":';
+const ACTION_DONE_AT = ',"actionDoneAt":';
+
+/** A CTA's lists as the stored document and the launch answer both hold them: `,"resetAt":[…],"actionDoneAt":[…]`. */
+const listsJson = (cta: CtaState, texts: StateTexts): string =>
+  `${RESET_AT}${texts.list(cta.resetAt)}${ACTION_DONE_AT}${texts.list(cta.actionDoneAt)}`;
+
+/** A stored machine `["key",{…}]` as the launch answer's member `"key":{…}`. */
+const machineMember = ({ text, keyLength }: StoredMachineText): string =>
+  `${text.slice(1, keyLength + 1)}:${text.slice(keyLength + 2, -1)}`;
+
+/** A CTA's state as the launch answer carries it: `{"key":machine,…},"resetAt":[…],"actionDoneAt":[…]`. */
+function ctaStateJson(cta: CtaState, texts: StateTexts): string {
+  const members: string[] = [];
+  for (const [key, machine] of cta.activeStateMachines) members.push(machineMember(texts.storedMachine(key, machine)));
+  return `{${members.join(',')}}${listsJson(cta, texts)}`;
+}
+
+/** The `createdAt` of the oldest of `machines`; 0 when there are none. */
+function oldestCreatedAt(machines: ReadonlyMap<string, StateMachine>): number {
+  let oldest: number | undefined;
+  for (const { createdAt } of machines.values()) if (oldest === undefined || createdAt < oldest) oldest = createdAt;
+  return oldest ?? 0;
+}
+
 /**
- * The stored document: `{"ctas":[[id,{"activeStateMachines":[[key,machine],…],"resetAt":[…],"actionDoneAt":[…]}],…],"tags":[[name,{…}],…]}`,
- * as `JSON.stringify` writes it, from `texts` (the caps have made most of them already).
+ * The stored text (from `texts`: the caps have made most of them already): the launch index (at
+ * INDEX_START), then the document
+ * `{"ctas":[[id,{"activeStateMachines":[[key,machine],…],"resetAt":[…],"actionDoneAt":[…]}],…],"tags":[[name,{…}],…]}`
+ * as `JSON.stringify` writes it.
  */
 export function serializeUserState(state: UserState, texts = new StateTexts()): string {
+  const index: string[] = [];
   const ctas: string[] = [];
   for (const [ctaId, cta] of state.ctas) {
     const machines: string[] = [];
-    for (const [key, machine] of cta.activeStateMachines) machines.push(texts.storedMachine(key, machine));
-    ctas.push(
-      `[${JSON.stringify(ctaId)},{"activeStateMachines":[${machines.join(',')}],"resetAt":${texts.list(cta.resetAt)},"actionDoneAt":${texts.list(cta.actionDoneAt)}}]`,
-    );
+    let entry = `${oldestCreatedAt(cta.activeStateMachines)},${cta.activeStateMachines.size}`;
+    for (const [key, machine] of cta.activeStateMachines) {
+      const { text, keyLength } = texts.storedMachine(key, machine);
+      machines.push(text);
+      entry += `,${keyLength},${text.length - keyLength - 3}`;
+    }
+    const lists = listsJson(cta, texts);
+    index.push(`${entry},${lists.length}`);
+    ctas.push(`[${JSON.stringify(ctaId)},{"activeStateMachines":[${machines.join(',')}]${lists}}]`);
   }
-  const tags = [...state.tags].map((entry) => JSON.stringify(entry));
-  return `{"ctas":[${ctas.join(',')}],"tags":[${tags.join(',')}]}`;
+  const tags = [...state.tags].map((tag) => JSON.stringify(tag));
+  return `${INDEX_START}${index.join(';')}${INDEX_END}{"ctas":[${ctas.join(',')}],"tags":[${tags.join(',')}]}`;
 }
 
 /** The newest `limit` entries of a list, in the order sent; `newness` ranks entries (default: position). */
@@ -177,7 +240,7 @@ export const keepsStateOf =
  * revalidated after the request arrived (docs/decisions/0006-user-state-merge.md, "A stale catalogue never loses data").
  */
 export function dropsOnCatalogueWord(
-  state: UserState<MachineAge>,
+  state: StateEntries,
   request: SnapshotRequest,
   catalogue: StateCatalogue,
   now: number,
@@ -246,14 +309,18 @@ export function mergeSnapshots(state: UserState, request: SnapshotRequest, catal
   return counts;
 }
 
+/** Whether a machine created at `createdAt` has outlived its CTA's `stateMachineTTL` at `now`. */
+const expiredAt = (createdAt: number, ttl: number, now: number): boolean => createdAt + ttl <= now;
+
 /**
  * Drops what a launch must not serve and need not keep (docs/decisions/0006-user-state-merge.md):
  * machines whose `createdAt + stateMachineTTL <= now`, the state of CTAs that
  * are neither live nor paused (or no longer exist), state of unknown tags, the ids of such CTAs
  * from a tag's `activeCtas` (devices never clear it: a tag is released when its active CTA ends,
- * docs/decisions/0004-behaviour-tags.md), and entries left empty. Answers whether anything was dropped.
+ * docs/decisions/0004-behaviour-tags.md), and entries left empty. Answers whether anything was dropped;
+ * `pruneDropsAnything` answers that of a launch's reading without dropping.
  */
-export function pruneUserState(state: UserState<MachineAge>, catalogue: StateCatalogue, now: number): boolean {
+export function pruneUserState(state: UserState, catalogue: StateCatalogue, now: number): boolean {
   const sizeBefore = state.ctas.size + state.tags.size;
   const keepsCta = keepsStateOf(catalogue, now);
   let dropped = false;
@@ -264,7 +331,7 @@ export function pruneUserState(state: UserState<MachineAge>, catalogue: StateCat
       continue;
     }
     for (const [key, machine] of cta.activeStateMachines) {
-      if (machine.createdAt + ttl <= now) {
+      if (expiredAt(machine.createdAt, ttl, now)) {
         cta.activeStateMachines.delete(key);
         dropped = true;
       }
@@ -282,40 +349,43 @@ export function pruneUserState(state: UserState<MachineAge>, catalogue: StateCat
   return dropped || state.ctas.size + state.tags.size !== sizeBefore;
 }
 
+const isEmptyCta = (machineCount: number, cta: Pick<CtaState, 'resetAt' | 'actionDoneAt'>): boolean =>
+  machineCount === 0 && cta.resetAt.length === 0 && cta.actionDoneAt.length === 0;
+const isEmptyTag = (tag: Readonly<TagState>): boolean => tag.activeCtas.length === 0 && tag.ctasResetAt.length === 0;
+
 /** Removes CTA and tag entries left with nothing in them. */
-export function dropEmptyEntries(state: UserState<MachineAge>): void {
+export function dropEmptyEntries(state: UserState): void {
   for (const [ctaId, cta] of state.ctas) {
-    if (cta.activeStateMachines.size === 0 && cta.resetAt.length === 0 && cta.actionDoneAt.length === 0) {
-      state.ctas.delete(ctaId);
-    }
+    if (isEmptyCta(cta.activeStateMachines.size, cta)) state.ctas.delete(ctaId);
   }
   for (const [name, tag] of state.tags) {
-    if (tag.activeCtas.length === 0 && tag.ctasResetAt.length === 0) {
-      state.tags.delete(name);
-    }
+    if (isEmptyTag(tag)) state.tags.delete(name);
   }
 }
 
 /**
- * `{"key":machine,…}` in stored order; built by hand so any key (even `__proto__`) round-trips: each
- * machine's stored text `["key",{…}]` with its brackets dropped and the comma after the key a colon.
+ * Whether `pruneUserState` would drop anything of the state `reading` holds, told from what the launch
+ * reads (each CTA's oldest machine, not every machine): a CTA without kept state, an expired machine, an
+ * unknown tag, a tag's active CTA without kept state, an empty entry. The lists are read only for a
+ * CTA without machines.
  */
-export function stateMachinesJson(machines: Map<string, StateMachine> | undefined, texts = new StateTexts()): string {
-  if (!machines || machines.size === 0) {
-    return '{}';
+export function pruneDropsAnything(reading: StoredUserStateReading, catalogue: StateCatalogue, now: number): boolean {
+  const keepsCta = keepsStateOf(catalogue, now);
+  for (const [ctaId, cta] of reading.ctas) {
+    const ttl = catalogue.stateTtlOf(ctaId, now);
+    if (ttl === undefined || (cta.machineCount > 0 && expiredAt(cta.oldestCreatedAt, ttl, now)) || isEmptyCta(cta.machineCount, cta)) {
+      return true;
+    }
   }
-  let json = '{';
-  for (const [key, machine] of machines) {
-    const stored = texts.storedMachine(key, machine);
-    const keyEnd = endOfString(stored, 1) + 1;
-    json += `${json.length > 1 ? ',' : ''}${stored.slice(1, keyEnd)}:${stored.slice(keyEnd + 1, -1)}`;
+  for (const [name, tag] of reading.tags) {
+    if (!catalogue.hasTag(name) || !tag.activeCtas.every(keepsCta) || isEmptyTag(tag)) return true;
   }
-  return `${json}}`;
+  return false;
 }
 
 /** The user's state as the launch answer carries it: JSON text per CTA and per tag. */
 export interface UserStateJson {
-  /** `{"key":machine,…},"resetAt":[…],"actionDoneAt":[…]`, or undefined without state for the CTA. */
+  /** `{"key":machine,…},"resetAt":[…],"actionDoneAt":[…]` (`ctaStateJson`), or undefined without state for the CTA. */
   cta(ctaId: string): string | undefined;
   /** The tag's two lists, or undefined without state for the tag. */
   tag(name: string): { ctasResetAt: string; activeCtas: string } | undefined;
@@ -326,10 +396,7 @@ export function userStateJson(state: UserState, texts = new StateTexts()): UserS
   return {
     cta: (ctaId) => {
       const cta = state.ctas.get(ctaId);
-      return (
-        cta &&
-        `${stateMachinesJson(cta.activeStateMachines, texts)},"resetAt":${texts.list(cta.resetAt)},"actionDoneAt":${texts.list(cta.actionDoneAt)}`
-      );
+      return cta && ctaStateJson(cta, texts);
     },
     tag: (name) => {
       const tag = state.tags.get(name);
@@ -338,72 +405,92 @@ export function userStateJson(state: UserState, texts = new StateTexts()): UserS
   };
 }
 
-/** A stored document as the launch reads it: what the pruning rules need, and the answer's JSON text. */
-export interface StoredUserStateReading {
-  state: UserState<MachineAge>;
+/** What the launch reads of a CTA's stored state: its machines' count and oldest age, and its lists. */
+export interface CtaReading {
+  readonly machineCount: number;
+  /** The oldest machine's `createdAt`; 0 without machines. */
+  readonly oldestCreatedAt: number;
+  readonly resetAt: number[];
+  readonly actionDoneAt: number[];
+}
+
+/** A stored text as the launch reads it: what the pruning check and the caps need, and the answer's JSON text. */
+export interface StoredUserStateReading extends StateEntries {
+  ctas: ReadonlyMap<string, CtaReading>;
   json: UserStateJson;
 }
 
 /**
- * The launch's reading of a stored document: scanned (`scanUserState`), or parsed when its text
- * has another shape. `json` answers the state as read: for a launch that prunes nothing.
+ * The launch's reading of a stored text: through its index (`readIndexed`), or parsed when it has
+ * none (stored before the index) or another shape. `json` answers the state as read: for a launch
+ * that prunes nothing.
  */
-export function readStoredUserState(json: string): StoredUserStateReading {
-  const scanned = scanUserState(json);
-  if (scanned) {
-    return scanned;
+export function readStoredUserState(text: string): StoredUserStateReading {
+  const indexed = readIndexed(text);
+  if (indexed) {
+    return indexed;
   }
-  const state = parseUserState(json);
-  return { state, json: userStateJson(state) };
+  const state = parseUserState(text);
+  const ctas = new Map<string, CtaReading>();
+  for (const [ctaId, cta] of state.ctas) {
+    const { activeStateMachines: machines, resetAt, actionDoneAt } = cta;
+    ctas.set(ctaId, { machineCount: machines.size, oldestCreatedAt: oldestCreatedAt(machines), resetAt, actionDoneAt });
+  }
+  return { ctas, tags: state.tags, json: userStateJson(state) };
 }
 
+const CTA_STATE_START = ',{"activeStateMachines":[';
+const MINUS = 0x2d;
+const ZERO = 0x30;
+
 /**
- * The launch's reading of a stored document (written by `serializeUserState`, so
- * `JSON.stringify`'s text): CTA ids, tag names, lists and each machine's `createdAt`
- * are read, and the machines' and lists' JSON text is kept as stored, which is what
- * serialising them again would give (parsing the document and serialising its machines again
- * were the largest part of a launch's own work). Null for any text of another shape, and for text
- * with an escape (a backslash anywhere): the parse reads those, so a string is always its text
- * without its quotes here. One pass over the text (docs/benchmarks.md).
+ * The launch's reading of a text `serializeUserState` wrote, through its index: each CTA's machines and
+ * lists are sliced out of the document at the lengths the index gives, the keys and machines put
+ * together as the answer frames them, and the count and oldest age are the index's; only the ids and
+ * the tags (a few short lists) are read. Null for a text without the index or of another shape, and for
+ * an id or a tag with an escape (a backslash): the parse reads those, so a string read here is its text
+ * without its quotes (docs/benchmarks.md).
  */
-function scanUserState(json: string): StoredUserStateReading | null {
-  if (json.includes('\\')) return null;
-  const scan = new DocumentScan(json);
-  const ctas = new Map<string, CtaState<MachineAge>>();
+function readIndexed(text: string): StoredUserStateReading | null {
+  if (!text.startsWith(INDEX_START)) return null;
+  const indexEnd = text.indexOf(INDEX_END);
+  if (indexEnd === -1) return null;
+  const ctas = new Map<string, CtaReading>();
   const ctaJson = new Map<string, string>();
-  const tags = new Map<string, TagState>();
+  const tags = new Map<string, ScannedTagState>();
   const tagJson = new Map<string, { ctasResetAt: string; activeCtas: string }>();
+  const index = new DocumentScan(text, INDEX_START.length);
+  /** The index's next number, a count or a length. */
+  const size = (): number | undefined => {
+    const value = index.pass(',') ? index.integer() : undefined;
+    return value !== undefined && value >= 0 ? value : undefined;
+  };
+  const scan = new DocumentScan(text, indexEnd + INDEX_END.length);
   if (!scan.pass('{"ctas":[')) return null;
-  if (!scan.at(CLOSE_BRACKET)) {
-    do {
-      const ctaId = scan.entryName(',{"activeStateMachines":[');
-      if (ctaId === undefined || ctas.has(ctaId)) return null;
-      const machines = new Map<string, MachineAge>();
-      let machinesJson = '{';
-      if (!scan.at(CLOSE_BRACKET)) {
-        do {
-          const keyStart = scan.position + 1;
-          const key = scan.entryName(',');
-          if (key === undefined || machines.has(key)) return null;
-          const machineStart = scan.position;
-          const createdAt = scan.machineCreatedAt();
-          if (createdAt === undefined || !scan.pass(']')) return null;
-          machines.set(key, { createdAt });
-          machinesJson += `${machinesJson.length > 1 ? ',' : ''}${json.slice(keyStart, machineStart - 1)}:${json.slice(machineStart, scan.position - 1)}`;
-        } while (scan.pass(','));
-      }
-      const listsStart = scan.position + 1;
-      if (!scan.pass('],"resetAt":')) return null;
-      const resetAt = scan.value();
-      if (!scan.pass(',"actionDoneAt":')) return null;
-      const actionDoneAt = scan.value();
-      const listsEnd = scan.position;
-      if (!scan.pass('}]')) return null;
-      ctas.set(ctaId, new ScannedCtaState(machines, resetAt, actionDoneAt));
-      ctaJson.set(ctaId, `${machinesJson}}${json.slice(listsStart, listsEnd)}`);
-    } while (scan.pass(','));
+  while (index.position < indexEnd) {
+    if (ctas.size > 0 && !(index.pass(';') && scan.pass(','))) return null;
+    const oldest = index.integer();
+    const count = size();
+    const ctaId = scan.entryName(CTA_STATE_START);
+    if (oldest === undefined || count === undefined || ctaId === undefined || ctaId.includes('\\') || ctas.has(ctaId)) return null;
+    const members: string[] = [];
+    for (let machine = 0; machine < count; machine++) {
+      const keyLength = size();
+      const machineLength = size();
+      if (keyLength === undefined || machineLength === undefined || !scan.pass(machine === 0 ? '[' : ',[')) return null;
+      const key = scan.take(keyLength);
+      if (!scan.pass(',')) return null;
+      members.push(`${key}:${scan.take(machineLength)}`);
+      if (!scan.pass(']')) return null;
+    }
+    const listsLength = size();
+    if (listsLength === undefined || !scan.pass(']')) return null;
+    const lists = scan.take(listsLength);
+    if (!lists.startsWith(RESET_AT) || !scan.pass('}]')) return null;
+    ctas.set(ctaId, new IndexedCtaReading(count, oldest, lists));
+    ctaJson.set(ctaId, `{${members.join(',')}}${lists}`);
   }
-  if (!scan.pass('],"tags":[')) return null;
+  if (!scan.pass('],"tags":[') || text.includes('\\', scan.position)) return null;
   if (!scan.at(CLOSE_BRACKET)) {
     do {
       const name = scan.entryName(',{"activeCtas":');
@@ -417,16 +504,15 @@ function scanUserState(json: string): StoredUserStateReading | null {
     } while (scan.pass(','));
   }
   if (!scan.pass(']}') || !scan.atEnd()) return null;
-  return { state: { ctas, tags }, json: { cta: (ctaId) => ctaJson.get(ctaId), tag: (name) => tagJson.get(name) } };
+  return { ctas, tags, json: { cta: (ctaId) => ctaJson.get(ctaId), tag: (name) => tagJson.get(name) } };
 }
 
-const CREATED_AT_KEY = '"createdAt"';
-
-/** A cursor over a stored document without escapes (scanUserState): each method passes what it reads, or answers that it could not. */
+/** A cursor over a stored text (readIndexed): each method passes what it reads, or answers that it could not. */
 class DocumentScan {
-  position = 0;
-
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    public position: number,
+  ) {}
 
   at(char: number): boolean {
     return this.text.charCodeAt(this.position) === char;
@@ -440,6 +526,29 @@ class DocumentScan {
     if (!this.text.startsWith(literal, this.position)) return false;
     this.position += literal.length;
     return true;
+  }
+
+  /** The integer here (at most 16 digits: a safe one, as the index holds), or undefined. */
+  integer(): number | undefined {
+    const text = this.text;
+    let at = this.position;
+    const negative = text.charCodeAt(at) === MINUS;
+    if (negative) at++;
+    const start = at;
+    let value = 0;
+    for (let digit = text.charCodeAt(at) - ZERO; digit >= 0 && digit <= 9; digit = text.charCodeAt(++at) - ZERO) {
+      value = value * 10 + digit;
+    }
+    if (at === start || at - start > 16) return undefined;
+    this.position = at;
+    return negative ? -value : value;
+  }
+
+  /** The next `length` characters. */
+  take(length: number): string {
+    const start = this.position;
+    this.position = Math.min(start + length, this.text.length);
+    return this.text.slice(start, this.position);
   }
 
   /** The JSON text of the value here. */
@@ -458,80 +567,52 @@ class DocumentScan {
     this.position = end + 1;
     return this.pass(after) ? this.text.slice(start, end) : undefined;
   }
-
-  /** Passes the machine object here, its nested values skipped; its top-level `createdAt` when that is a finite number, else undefined. */
-  machineCreatedAt(): number | undefined {
-    const text = this.text;
-    if (text.charCodeAt(this.position) !== OPEN_BRACE) return undefined;
-    let createdAt: number | undefined;
-    let at = this.position + 1;
-    if (text.charCodeAt(at) !== CLOSE_BRACE) {
-      for (;;) {
-        if (text.charCodeAt(at) !== QUOTE) return undefined;
-        const keyEnd = text.indexOf('"', at + 1) + 1;
-        if (keyEnd === 0 || text.charCodeAt(keyEnd) !== COLON) return undefined;
-        const valueStart = keyEnd + 1;
-        const end = valueEnd(text, valueStart);
-        if (keyEnd - at === CREATED_AT_KEY.length && text.startsWith(CREATED_AT_KEY, at)) {
-          const number = text.charCodeAt(valueStart) === QUOTE ? Number.NaN : Number(text.slice(valueStart, end));
-          createdAt = Number.isFinite(number) ? number : undefined;
-        }
-        at = end;
-        if (text.charCodeAt(at) !== COMMA) break;
-        at++;
-      }
-      if (text.charCodeAt(at) !== CLOSE_BRACE) return undefined;
-    }
-    this.position = at + 1;
-    return createdAt;
-  }
 }
 
 /**
- * A scanned CTA's state whose lists are parsed from their stored text only when read: a launch that
- * prunes nothing reads the machines (their age) and never the lists, unless the exposure cap counts them.
+ * A CTA's state read through the index: its lists are parsed from their text only when read, which a
+ * launch does for a CTA without machines, or when the exposure cap counts them.
  */
-class ScannedCtaState implements CtaState<MachineAge> {
-  private resetAtList: number[] | undefined;
-  private actionDoneAtList: number[] | undefined;
+class IndexedCtaReading implements CtaReading {
+  private lists: [number[], number[]] | undefined;
 
   constructor(
-    readonly activeStateMachines: Map<string, MachineAge>,
-    private readonly resetAtJson: string,
-    private readonly actionDoneAtJson: string,
+    readonly machineCount: number,
+    readonly oldestCreatedAt: number,
+    /** `,"resetAt":[…],"actionDoneAt":[…]`: numbers only, so the key is found by searching. */
+    private readonly listsJson: string,
   ) {}
 
   get resetAt(): number[] {
-    return (this.resetAtList ??= JSON.parse(this.resetAtJson) as number[]);
-  }
-
-  set resetAt(list: number[]) {
-    this.resetAtList = list;
+    return this.parsedLists()[0];
   }
 
   get actionDoneAt(): number[] {
-    return (this.actionDoneAtList ??= JSON.parse(this.actionDoneAtJson) as number[]);
+    return this.parsedLists()[1];
   }
 
-  set actionDoneAt(list: number[]) {
-    this.actionDoneAtList = list;
+  private parsedLists(): [number[], number[]] {
+    if (!this.lists) {
+      const actionDoneAt = this.listsJson.indexOf(ACTION_DONE_AT);
+      this.lists = [
+        JSON.parse(this.listsJson.slice(RESET_AT.length, actionDoneAt)) as number[],
+        JSON.parse(this.listsJson.slice(actionDoneAt + ACTION_DONE_AT.length)) as number[],
+      ];
+    }
+    return this.lists;
   }
 }
 
-/** A scanned tag's state: its active CTAs (the pruning reads them), its resets parsed only when read. */
-class ScannedTagState implements TagState {
+/** A scanned tag's state: its active CTAs (the pruning check reads them), its resets parsed only when read. */
+class ScannedTagState implements Readonly<TagState> {
   private ctasResetAtList: CtaResetAt[] | undefined;
 
   constructor(
-    public activeCtas: string[],
+    readonly activeCtas: string[],
     private readonly ctasResetAtJson: string,
   ) {}
 
   get ctasResetAt(): CtaResetAt[] {
     return (this.ctasResetAtList ??= JSON.parse(this.ctasResetAtJson) as CtaResetAt[]);
-  }
-
-  set ctasResetAt(list: CtaResetAt[]) {
-    this.ctasResetAtList = list;
   }
 }
