@@ -17,7 +17,7 @@ export class UserStateEntity {
   @PrimaryColumn({ name: 'user_id', type: 'varchar', length: 20 })
   userId: string;
 
-  /** Per CTA the state machines, resetAt, actionDoneAt; per behaviour tag activeCtas, ctasResetAt (see user-state.ts). */
+  /** The launch index, then the document: per CTA the state machines, resetAt, actionDoneAt; per behaviour tag activeCtas, ctasResetAt (see user-state.ts). */
   @Column({ type: 'text' })
   state: string;
 
