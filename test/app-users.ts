@@ -8,8 +8,8 @@ import { SdkClient } from './sdk-client';
 
 /** Shared by the app users' data suites (app-users-*.e2e-spec.ts). */
 
-/** What an erase leaves of a user's state row: an empty launch index and an empty document. */
-export const EMPTY_STATE_DOCUMENT = '#\n{"ctas":[],"tags":[]}';
+/** What an erase leaves of a user's state row: an empty document, with its empty launch index. */
+export const EMPTY_STATE_DOCUMENT = '{"launch":"","ctas":[],"tags":[]}';
 
 /** The export of a user with nothing stored. */
 export const nothingStored = (userId: string) => ({

@@ -45,7 +45,7 @@ export interface ExportedUserState {
 /** What an erased user's row holds, and what a user whose CTAs all ended holds too: nothing. */
 const EMPTY_DOCUMENT = serializeUserState(emptyUserState());
 
-/** Whether a stored text holds no state (written with the launch index or before it). */
+/** Whether a stored document holds no state (written with the launch index or before it). */
 function holdsNoState(text: string): boolean {
   const state = parseUserState(text);
   return state.ctas.size === 0 && state.tags.size === 0;

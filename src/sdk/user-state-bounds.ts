@@ -38,7 +38,7 @@ export interface Truncation {
   dropped: number;
 }
 
-/** Whether a stored text (`text`, read as `reading`) is within `limits` as it is: the launch's cheap check. */
+/** Whether a stored document (`text`, read as `reading`) is within `limits` as it is: the launch's cheap check. */
 export function withinLimits(reading: StoredUserStateReading, text: string, limits: StateLimits): boolean {
   return (
     // UTF-8 takes at most 3 bytes per UTF-16 unit: most documents pass without being measured.

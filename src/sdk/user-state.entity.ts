@@ -17,7 +17,7 @@ export class UserStateEntity {
   @PrimaryColumn({ name: 'user_id', type: 'varchar', length: 20 })
   userId: string;
 
-  /** The launch index, then the document: per CTA the state machines, resetAt, actionDoneAt; per behaviour tag activeCtas, ctasResetAt (see user-state.ts). */
+  /** The document, its launch index first: per CTA the state machines, resetAt, actionDoneAt; per behaviour tag activeCtas, ctasResetAt (see user-state.ts). */
   @Column({ type: 'text' })
   state: string;
 

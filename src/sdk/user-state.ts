@@ -59,27 +59,27 @@ interface StoredDocument {
 export const emptyUserState = (): UserState => ({ ctas: new Map(), tags: new Map() });
 
 /**
- * The stored text: the launch index, a line `#…;…` of one entry per CTA in the document's order, then
- * the document (`serializeUserState`). An entry is the `createdAt` of the CTA's oldest machine (0
- * without machines), how many machines it has, each machine's key and machine text lengths, and the
- * length of the CTA's lists' text (`listsJson`), all separated by commas: what the launch needs to slice
- * each CTA's state out of the document without reading it (`readIndexed`). A text stored before the
- * index is the document alone (docs/decisions/0006-user-state-merge.md).
+ * The stored document, with the launch index as its first member: `{"launch":"…;…","ctas":…,"tags":…}`.
+ * The index holds one entry per CTA in the document's order: the `createdAt` of the CTA's oldest machine
+ * (0 without machines), how many machines it has, each machine's key and machine text lengths, and the
+ * length of the CTA's lists' text (`listsJson`), separated by commas: what the launch needs to slice each
+ * CTA's state out of the document without reading it (`readIndexed`). A build before the index reads the
+ * document as its own (it ignores the member), and a document it wrote has none
+ * (docs/decisions/0006-user-state-merge.md).
  */
-const INDEX_START = '#';
-const INDEX_END = '\n';
+const INDEX_START = '{"launch":"';
+const INDEX_END = '",';
 
-/** Where the document starts in a stored text: after its index line, or at 0 in a text without one. */
-function documentStart(text: string): number {
-  return text.startsWith(INDEX_START) ? text.indexOf(INDEX_END) + 1 : 0;
+/** The length of the index member (`"launch":"…",`) of a stored document; 0 without one. */
+function indexLength(text: string): number {
+  return text.startsWith(INDEX_START) ? text.indexOf(INDEX_END, INDEX_START.length) + INDEX_END.length - 1 : 0;
 }
 
-/** What the cap on a user's state measures of a stored text: its document, in UTF-8 bytes (the index is ASCII). */
-export const documentBytes = (text: string): number => Buffer.byteLength(text) - documentStart(text);
+/** What the cap on a user's state measures of a stored document: its bytes without the index member (which is ASCII). */
+export const documentBytes = (text: string): number => Buffer.byteLength(text) - indexLength(text);
 
 export function parseUserState(text: string): UserState {
-  const start = documentStart(text);
-  const document = JSON.parse(start === 0 ? text : text.slice(start)) as StoredDocument;
+  const document = JSON.parse(text) as StoredDocument;
   return {
     ctas: new Map(
       document.ctas.map(([ctaId, state]) => [
@@ -177,9 +177,8 @@ function oldestCreatedAt(machines: ReadonlyMap<string, StateMachine>): number {
 }
 
 /**
- * The stored text (from `texts`: the caps have made most of them already): the launch index (at
- * INDEX_START), then the document
- * `{"ctas":[[id,{"activeStateMachines":[[key,machine],…],"resetAt":[…],"actionDoneAt":[…]}],…],"tags":[[name,{…}],…]}`
+ * The stored document (from `texts`: the caps have made most of them already):
+ * `{"launch":"…","ctas":[[id,{"activeStateMachines":[[key,machine],…],"resetAt":[…],"actionDoneAt":[…]}],…],"tags":[[name,{…}],…]}`
  * as `JSON.stringify` writes it.
  */
 export function serializeUserState(state: UserState, texts = new StateTexts()): string {
@@ -198,7 +197,7 @@ export function serializeUserState(state: UserState, texts = new StateTexts()): 
     ctas.push(`[${JSON.stringify(ctaId)},{"activeStateMachines":[${machines.join(',')}]${lists}}]`);
   }
   const tags = [...state.tags].map((tag) => JSON.stringify(tag));
-  return `${INDEX_START}${index.join(';')}${INDEX_END}{"ctas":[${ctas.join(',')}],"tags":[${tags.join(',')}]}`;
+  return `${INDEX_START}${index.join(';')}${INDEX_END}"ctas":[${ctas.join(',')}],"tags":[${tags.join(',')}]}`;
 }
 
 /** The newest `limit` entries of a list, in the order sent; `newness` ranks entries (default: position). */
@@ -414,14 +413,14 @@ export interface CtaReading {
   readonly actionDoneAt: number[];
 }
 
-/** A stored text as the launch reads it: what the pruning check and the caps need, and the answer's JSON text. */
+/** A stored document as the launch reads it: what the pruning check and the caps need, and the answer's JSON text. */
 export interface StoredUserStateReading extends StateEntries {
   ctas: ReadonlyMap<string, CtaReading>;
   json: UserStateJson;
 }
 
 /**
- * The launch's reading of a stored text: through its index (`readIndexed`), or parsed when it has
+ * The launch's reading of a stored document: through its index (`readIndexed`), or parsed when it has
  * none (stored before the index) or another shape. `json` answers the state as read: for a launch
  * that prunes nothing.
  */
@@ -444,16 +443,16 @@ const MINUS = 0x2d;
 const ZERO = 0x30;
 
 /**
- * The launch's reading of a text `serializeUserState` wrote, through its index: each CTA's machines and
+ * The launch's reading of a document `serializeUserState` wrote, through its index: each CTA's machines and
  * lists are sliced out of the document at the lengths the index gives, the keys and machines put
  * together as the answer frames them, and the count and oldest age are the index's; only the ids and
- * the tags (a few short lists) are read. Null for a text without the index or of another shape, and for
+ * the tags (a few short lists) are read. Null for a document without the index or of another shape, and for
  * an id or a tag with an escape (a backslash): the parse reads those, so a string read here is its text
  * without its quotes (docs/benchmarks.md).
  */
 function readIndexed(text: string): StoredUserStateReading | null {
   if (!text.startsWith(INDEX_START)) return null;
-  const indexEnd = text.indexOf(INDEX_END);
+  const indexEnd = text.indexOf(INDEX_END, INDEX_START.length);
   if (indexEnd === -1) return null;
   const ctas = new Map<string, CtaReading>();
   const ctaJson = new Map<string, string>();
@@ -466,7 +465,7 @@ function readIndexed(text: string): StoredUserStateReading | null {
     return value !== undefined && value >= 0 ? value : undefined;
   };
   const scan = new DocumentScan(text, indexEnd + INDEX_END.length);
-  if (!scan.pass('{"ctas":[')) return null;
+  if (!scan.pass('"ctas":[')) return null;
   while (index.position < indexEnd) {
     if (ctas.size > 0 && !(index.pass(';') && scan.pass(','))) return null;
     const oldest = index.integer();
@@ -507,7 +506,7 @@ function readIndexed(text: string): StoredUserStateReading | null {
   return { ctas, tags, json: { cta: (ctaId) => ctaJson.get(ctaId), tag: (name) => tagJson.get(name) } };
 }
 
-/** A cursor over a stored text (readIndexed): each method passes what it reads, or answers that it could not. */
+/** A cursor over a stored document (readIndexed): each method passes what it reads, or answers that it could not. */
 class DocumentScan {
   constructor(
     private readonly text: string,
