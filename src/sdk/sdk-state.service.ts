@@ -14,6 +14,7 @@ import { InjectSettings, OrchestrationSettings } from '../orchestration-options'
 import {
   dropsOnCatalogueWord,
   emptyUserState,
+  holdsNothing,
   keepsStateOf,
   mergeSnapshots,
   parseUserState,
@@ -247,7 +248,7 @@ export class SdkStateService {
         const { json, truncations, answer } = boundUserState(state, this.limits);
         const unchanged = stored
           ? json === stored.json && recordedText === stored.recentActions
-          : state.ctas.size === 0 && state.tags.size === 0 && recordedText === null;
+          : holdsNothing(state) && recordedText === null;
         const keeps = keepsStateOf(catalogue, now);
         if (
           unchanged ||

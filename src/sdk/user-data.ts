@@ -6,7 +6,7 @@ import { addToFolded } from '../insights/insight-folded';
 import { addToPending } from '../insights/insight-pending';
 import type { CtaResetAt, StateMachine } from './snapshot-request';
 import { parseRecentActions } from './recent-actions';
-import { emptyUserState, parseUserState, serializeUserState } from './user-state';
+import { emptyUserState, holdsNothing, parseUserState, serializeUserState } from './user-state';
 import { UserStateEntity } from './user-state.entity';
 
 /**
@@ -44,12 +44,6 @@ export interface ExportedUserState {
 
 /** What an erased user's row holds, and what a user whose CTAs all ended holds too: nothing. */
 const EMPTY_DOCUMENT = serializeUserState(emptyUserState());
-
-/** Whether a stored document holds no state (written with the launch index or before it). */
-function holdsNoState(text: string): boolean {
-  const state = parseUserState(text);
-  return state.ctas.size === 0 && state.tags.size === 0;
-}
 
 const byNumericValue = (a: string, b: string): number => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
 
@@ -100,7 +94,8 @@ export async function eraseUserState(manager: EntityManager, tenantId: string, u
       manager.createQueryBuilder(UserStateEntity, 'row').where('row.tenantId = :tenantId AND row.userId = :userId', { tenantId, userId }),
     ).getOne();
     // The insights' marks and the recent actions outlive an emptied document (the entries counted of the user): they go too.
-    if (!row || (holdsNoState(row.state) && !marksHoldAnything(row.insightMarks) && row.recentActions === null)) {
+    // The document is parsed: one emptied before the launch index has none.
+    if (!row || (holdsNothing(parseUserState(row.state)) && !marksHoldAnything(row.insightMarks) && row.recentActions === null)) {
       return null;
     }
     const { affected } = await manager

@@ -58,6 +58,9 @@ interface StoredDocument {
 
 export const emptyUserState = (): UserState => ({ ctas: new Map(), tags: new Map() });
 
+/** Whether `state` holds no CTA and no tag entry. */
+export const holdsNothing = (state: UserState): boolean => state.ctas.size === 0 && state.tags.size === 0;
+
 /**
  * The stored document, with the launch index as its first member: `{"launch":"…;…","ctas":…,"tags":…}`.
  * The index holds one entry per CTA in the document's order: the `createdAt` of the CTA's oldest machine
@@ -158,15 +161,20 @@ const ACTION_DONE_AT = ',"actionDoneAt":';
 const listsJson = (cta: CtaState, texts: StateTexts): string =>
   `${RESET_AT}${texts.list(cta.resetAt)}${ACTION_DONE_AT}${texts.list(cta.actionDoneAt)}`;
 
-/** A stored machine `["key",{…}]` as the launch answer's member `"key":{…}`. */
-const machineMember = ({ text, keyLength }: StoredMachineText): string =>
-  `${text.slice(1, keyLength + 1)}:${text.slice(keyLength + 2, -1)}`;
+/** A machine as the launch answer's member, from its key's and its own JSON text: `"key":{…}`. */
+const machineMember = (keyJson: string, machineJson: string): string => `${keyJson}:${machineJson}`;
 
-/** A CTA's state as the launch answer carries it: `{"key":machine,…},"resetAt":[…],"actionDoneAt":[…]`. */
+/** A CTA's state as the launch answer carries it, from its machines' members and its lists' text: `{"key":machine,…},"resetAt":[…],"actionDoneAt":[…]`. */
+const answerStateJson = (members: readonly string[], lists: string): string => `{${members.join(',')}}${lists}`;
+
+/** `cta`'s state as the launch answer carries it, from `texts`. */
 function ctaStateJson(cta: CtaState, texts: StateTexts): string {
   const members: string[] = [];
-  for (const [key, machine] of cta.activeStateMachines) members.push(machineMember(texts.storedMachine(key, machine)));
-  return `{${members.join(',')}}${listsJson(cta, texts)}`;
+  for (const [key, machine] of cta.activeStateMachines) {
+    const { text, keyLength } = texts.storedMachine(key, machine);
+    members.push(machineMember(text.slice(1, keyLength + 1), text.slice(keyLength + 2, -1)));
+  }
+  return answerStateJson(members, listsJson(cta, texts));
 }
 
 /** The `createdAt` of the oldest of `machines`; 0 when there are none. */
@@ -479,7 +487,7 @@ function readIndexed(text: string): StoredUserStateReading | null {
       if (keyLength === undefined || machineLength === undefined || !scan.pass(machine === 0 ? '[' : ',[')) return null;
       const key = scan.take(keyLength);
       if (!scan.pass(',')) return null;
-      members.push(`${key}:${scan.take(machineLength)}`);
+      members.push(machineMember(key, scan.take(machineLength)));
       if (!scan.pass(']')) return null;
     }
     const listsLength = size();
@@ -487,7 +495,7 @@ function readIndexed(text: string): StoredUserStateReading | null {
     const lists = scan.take(listsLength);
     if (!lists.startsWith(RESET_AT) || !scan.pass('}]')) return null;
     ctas.set(ctaId, new IndexedCtaReading(count, oldest, lists));
-    ctaJson.set(ctaId, `{${members.join(',')}}${lists}`);
+    ctaJson.set(ctaId, answerStateJson(members, lists));
   }
   if (!scan.pass('],"tags":[') || text.includes('\\', scan.position)) return null;
   if (!scan.at(CLOSE_BRACKET)) {
