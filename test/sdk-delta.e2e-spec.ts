@@ -250,6 +250,23 @@ eachDatabase('SDK snapshot delta', (database) => {
     expect(Object.keys((await stateOf(catalogue.tenantId, '77', id)).activeStateMachines).sort()).toEqual([...keys].sort());
   });
 
+  it('serves a document stored before the launch index, and stores the index with the next write (docs/decisions/0006-user-state-merge.md)', async () => {
+    const catalogue = tenant();
+    const id = await catalogue.cta();
+    const now = api.clock.now();
+    const old = machine('1', now, { createdAt: now });
+    const before = `{"ctas":[["${id}",{"activeStateMachines":[["old",${JSON.stringify(old)}]],"resetAt":[${now}],"actionDoneAt":[]}]],"tags":[]}`;
+    const store = api.service(UserStateStore);
+    expect(await store.write(catalogue.tenantId, '5', before, undefined, now)).toBe(true);
+    expect(await stateOf(catalogue.tenantId, '5', id)).toMatchObject({ activeStateMachines: { old }, resetAt: [now], actionDoneAt: [] });
+    // The launch stored nothing (nothing to prune): the document is as it was.
+    expect((await store.read(catalogue.tenantId, '5'))!.json).toBe(before);
+    const added = machine('2', now, { createdAt: now });
+    expect((await delta(catalogue.tenantId, '5', { ctas: [{ ctaId: id, activeStateMachines: { added } }] })).status).toBe(200);
+    expect((await store.read(catalogue.tenantId, '5'))!.json).toMatch(/^\{"launch":"\d+,2,\d+,\d+,\d+,\d+,\d+","ctas":/);
+    expect((await stateOf(catalogue.tenantId, '5', id)).activeStateMachines).toEqual({ old, added });
+  });
+
   it('refuses a write based on a version another writer has moved past', async () => {
     const store = api.service(UserStateStore);
     const now = api.clock.now();
