@@ -85,7 +85,7 @@ export abstract class UserStateStore {
 
   private async readBatch(tenantId: string, reads: PendingRead[]): Promise<void> {
     const rows = await this.readMany(tenantId, [...new Set(reads.map((read) => read.userId))]);
-    const byUser = new Map(rows.map((row) => [row.user_id, row]));
+    const byUser = new Map(rows.map((row) => [row[0], row]));
     reads.forEach((read) => read.resolve(toStored(byUser.get(read.userId))));
   }
 }
@@ -138,24 +138,25 @@ function writeStatement(
   return { sql: `${sql} ${UPDATE_WHERE}`, values: [...values, tenantId, userId, expectedVersion] };
 }
 
-interface UserStateRow {
-  user_id: string;
-  state: string;
-  version: number | string;
-  pending_insights: string | null;
-  pending_since: number | string | null;
-  insight_marks: string | null;
-  recent_actions: string | null;
-}
+/** A row as `selectUsers` lists its columns, as an array: no object per row (docs/benchmarks.md). */
+type UserStateRow = [
+  userId: string,
+  state: string,
+  version: number | string,
+  pendingInsights: string | null,
+  pendingSince: number | string | null,
+  insightMarks: string | null,
+  recentActions: string | null,
+];
 
 const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
   row && {
-    json: row.state,
-    version: Number(row.version),
-    pendingInsights: row.pending_insights,
-    pendingSince: row.pending_since === null ? null : Number(row.pending_since),
-    insightMarks: row.insight_marks,
-    recentActions: row.recent_actions,
+    json: row[1],
+    version: Number(row[2]),
+    pendingInsights: row[3],
+    pendingSince: row[4] === null ? null : Number(row[4]),
+    insightMarks: row[5],
+    recentActions: row[6],
   };
 
 /** The parts of a better-sqlite3 `Database` used here. */
@@ -166,6 +167,7 @@ interface SqliteDatabase {
 interface SqliteStatement {
   all(...parameters: unknown[]): unknown[];
   run(...parameters: unknown[]): { changes: number };
+  raw(toggle: boolean): SqliteStatement;
 }
 
 /**
@@ -186,7 +188,7 @@ class SqliteUserStateStore extends UserStateStore {
 
   protected readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]> {
     let select = this.selects.get(userIds.length);
-    if (!select) this.selects.set(userIds.length, (select = this.database.prepare(selectUsers(userIds.length))));
+    if (!select) this.selects.set(userIds.length, (select = this.database.prepare(selectUsers(userIds.length)).raw(true)));
     return Promise.resolve(select.all(tenantId, ...userIds) as UserStateRow[]);
   }
 
@@ -218,7 +220,7 @@ class MysqlUserStateStore extends UserStateStore {
   }
 
   protected async readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]> {
-    return (await this.execute(selectUsers(userIds.length), [tenantId, ...userIds])) as UserStateRow[];
+    return (await executeOnPool(this.pool(), selectUsers(userIds.length), [tenantId, ...userIds], true)) as UserStateRow[];
   }
 
   protected async runWrite(sql: string, values: unknown[]): Promise<boolean> {
