@@ -230,14 +230,16 @@ const FIXED_RATE_SHARE = 1 / 3;
 
 /**
  * `variants` ([name, options]) at the same fixed offered rate (autocannon's `overallRate`, spread
- * over the connections) in ROUNDS interleaved rounds of ROUND_SECONDS, as measureInterleaved does:
+ * over the connections) in ROUNDS interleaved rounds of ROUND_SECONDS, turned as measureInterleaved's are:
  * p50/p99/p99.9 over every 2xx response of all rounds, from each response's own time
  * (autocannon's histogram keeps whole milliseconds, too coarse at these loads).
  */
 async function measureInterleavedAtRate(variants, rate) {
   const runs = variants.map(() => ({ times: [], requests: 0, non2xx: 0, errors: 0 }));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, [, options]] of variants.entries()) {
+    for (let turn = 0; turn < variants.length; turn++) {
+      const index = (round + turn) % variants.length;
+      const [, options] = variants[index];
       const run = autocannon({ ...options, duration: ROUND_SECONDS, overallRate: rate });
       run.on('response', (_client, status, _bytes, milliseconds) => {
         if (status >= 200 && status < 300) runs[index].times.push(milliseconds);
@@ -277,7 +279,8 @@ const ROUND_SECONDS = 2;
 
 /**
  * `variants` ([name, options, server]) measured in ROUNDS rounds, each variant once per
- * round for ROUND_SECONDS (after a warm-up each). Per variant: req/s and CPU per
+ * round for ROUND_SECONDS (after a warm-up each), the order turned by one each round so that
+ * no variant always runs first or right after the same one. Per variant: req/s and CPU per
  * request over all its rounds, p50 and p99 of its median round.
  */
 async function measureInterleaved(variants) {
@@ -288,7 +291,9 @@ async function measureInterleaved(variants) {
   }
   const runs = variants.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, [name, options, server]] of variants.entries()) {
+    for (let turn = 0; turn < variants.length; turn++) {
+      const index = (round + turn) % variants.length;
+      const [name, options, server] = variants[index];
       runs[index].push(await measure(`${name}, round ${round + 1}`, { ...options, duration: ROUND_SECONDS }, server));
     }
   }
