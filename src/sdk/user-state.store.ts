@@ -85,7 +85,7 @@ export abstract class UserStateStore {
 
   private async readBatch(tenantId: string, reads: PendingRead[]): Promise<void> {
     const rows = await this.readMany(tenantId, [...new Set(reads.map((read) => read.userId))]);
-    const byUser = new Map(rows.map((row) => [row[0], row]));
+    const byUser = new Map(rows.map((row) => [row[0], row] as const));
     reads.forEach((read) => read.resolve(toStored(byUser.get(read.userId))));
   }
 }
@@ -149,15 +149,18 @@ type UserStateRow = [
   recentActions: string | null,
 ];
 
-const toStored = (row: UserStateRow | undefined): StoredUserState | undefined =>
-  row && {
-    json: row[1],
-    version: Number(row[2]),
-    pendingInsights: row[3],
-    pendingSince: row[4] === null ? null : Number(row[4]),
-    insightMarks: row[5],
-    recentActions: row[6],
+function toStored(row: UserStateRow | undefined): StoredUserState | undefined {
+  if (row === undefined) return undefined;
+  const [, json, version, pendingInsights, pendingSince, insightMarks, recentActions] = row;
+  return {
+    json,
+    version: Number(version),
+    pendingInsights,
+    pendingSince: pendingSince === null ? null : Number(pendingSince),
+    insightMarks,
+    recentActions,
   };
+}
 
 /** The parts of a better-sqlite3 `Database` used here. */
 interface SqliteDatabase {
