@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ReadBatcher } from '../common/read-batcher';
 import { ORCHESTRATION_DATA_SOURCE } from '../database/orchestration-data-source';
 import { isDeadlockError } from '../database/driver-error';
-import { executeOnPool, type MysqlPool } from '../database/driver-reads';
+import { createDriverReads, type DriverReads, executeOnPool, type MysqlPool } from '../database/driver-reads';
 import { whenSqliteIdle } from '../database/snapshot-reads';
 
 /** A user's state document as stored, with the version its conditional update checks. */
@@ -41,7 +41,8 @@ interface PendingRead {
  * itself on this path.
  *
  * Reads are batched (`ReadBatcher`): the reads of one tenant issued in the same turn
- * of the event loop go out as one primary-key query; nothing read is kept past the request.
+ * of the event loop go out as one primary-key query, through the hot path's driver reads
+ * (rows as arrays, statements prepared once); nothing read is kept past the request.
  *
  * A row is never deleted and its version only grows: a user's erase empties the document and
  * bumps the version (`eraseUserState`, user-data.ts), so a write resting on a read from before
@@ -80,8 +81,12 @@ export abstract class UserStateStore {
   /** Runs a write's statement: true when it stored the row, false when another writer got there first. */
   protected abstract runWrite(sql: string, values: unknown[]): Promise<boolean>;
 
+  constructor(private readonly driverReads: DriverReads) {}
+
   /** The stored rows of up to MAX_READ_BATCH distinct users of one tenant (absent users have none). */
-  protected abstract readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]>;
+  protected async readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]> {
+    return (await this.driverReads(selectUsers(userIds.length), [tenantId, ...userIds])) as UserStateRow[];
+  }
 
   private async readBatch(tenantId: string, reads: PendingRead[]): Promise<void> {
     const rows = await this.readMany(tenantId, [...new Set(reads.map((read) => read.userId))]);
@@ -170,7 +175,6 @@ interface SqliteDatabase {
 interface SqliteStatement {
   all(...parameters: unknown[]): unknown[];
   run(...parameters: unknown[]): { changes: number };
-  raw(toggle: boolean): SqliteStatement;
 }
 
 /**
@@ -182,17 +186,12 @@ interface SqliteStatement {
 class SqliteUserStateStore extends UserStateStore {
   /** The write statements, by SQL text. */
   private readonly writes = new Map<string, SqliteStatement>();
-  /** By number of users. */
-  private readonly selects = new Map<number, SqliteStatement>();
 
-  constructor(private readonly database: SqliteDatabase) {
-    super();
-  }
-
-  protected readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]> {
-    let select = this.selects.get(userIds.length);
-    if (!select) this.selects.set(userIds.length, (select = this.database.prepare(selectUsers(userIds.length)).raw(true)));
-    return Promise.resolve(select.all(tenantId, ...userIds) as UserStateRow[]);
+  constructor(
+    private readonly database: SqliteDatabase,
+    driverReads: DriverReads,
+  ) {
+    super(driverReads);
   }
 
   protected runWrite(sql: string, values: unknown[]): Promise<boolean> {
@@ -218,12 +217,11 @@ class SqliteUserStateStore extends UserStateStore {
 
 /** mysql2's `execute` prepares each statement once per pooled connection and reuses it. */
 class MysqlUserStateStore extends UserStateStore {
-  constructor(private readonly pool: () => MysqlPool) {
-    super();
-  }
-
-  protected async readMany(tenantId: string, userIds: string[]): Promise<UserStateRow[]> {
-    return (await executeOnPool(this.pool(), selectUsers(userIds.length), [tenantId, ...userIds], true)) as UserStateRow[];
+  constructor(
+    private readonly pool: () => MysqlPool,
+    driverReads: DriverReads,
+  ) {
+    super(driverReads);
   }
 
   protected async runWrite(sql: string, values: unknown[]): Promise<boolean> {
@@ -248,11 +246,11 @@ export function createUserStateStore(dataSource: DataSource): UserStateStore {
   const driver = dataSource.driver as unknown as { databaseConnection?: SqliteDatabase; pool?: MysqlPool };
   switch (dataSource.options.type) {
     case 'better-sqlite3':
-      return new SqliteUserStateStore(driver.databaseConnection as SqliteDatabase);
+      return new SqliteUserStateStore(driver.databaseConnection as SqliteDatabase, createDriverReads(dataSource));
     case 'mysql':
     case 'mariadb':
       // Read on each call, not captured: the driver (re)creates its pool when the DataSource connects.
-      return new MysqlUserStateStore(() => driver.pool as MysqlPool);
+      return new MysqlUserStateStore(() => driver.pool as MysqlPool, createDriverReads(dataSource));
     default:
       throw new Error(`the SDK state store does not support the database type ${dataSource.options.type}`);
   }
