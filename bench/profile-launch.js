@@ -18,7 +18,7 @@ const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { openDatabase, seedTenant } = require('./seed');
-const { recreateSchema, sleep, startService, takePort, MYSQL_URL } = require('./service');
+const { mariadbPid, recreateSchema, sleep, startService, takePort, MYSQL_URL } = require('./service');
 
 const SECONDS = Number(process.env.PROFILE_SECONDS || 10);
 const SMALL = { tenantId: 'bench-small', firstId: 1, extraCtas: 0, users: 100 };
@@ -78,8 +78,6 @@ function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12]);
 }
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString());
-
-const mariadbPid = () => execFileSync('sh', ['-c', 'pgrep -x mariadbd || true']).toString().trim().split('\n')[0] || null;
 
 function launches(base, seconds) {
   let next = 0;

@@ -4,7 +4,7 @@
  * for /health), reaching and recreating MariaDB schemas. `run.js`, `instances.js`, `isolation.js` (the launch request) and (through
  * `run.js`) `galera.js` use these.
  */
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const net = require('node:net');
 const path = require('node:path');
 
@@ -90,6 +90,9 @@ async function recreateSchema(name) {
   return url;
 }
 
+/** The pid of the local `mariadbd` (whose CPU a launch on MariaDB costs too), or null. */
+const mariadbPid = () => execFileSync('sh', ['-c', 'pgrep -x mariadbd || true']).toString().trim().split('\n')[0] || null;
+
 /** An autocannon request of the SDK launch, its headers given anew for each request by `headers()`. */
 const launchRequest = (headers) => ({
   method: 'POST',
@@ -98,4 +101,4 @@ const launchRequest = (headers) => ({
   setupRequest: (request) => ({ ...request, headers: headers() }),
 });
 
-module.exports = { ROOT, MYSQL_URL, takePort, sleep, waitFor, startService, mysqlReachable, recreateSchema, launchRequest };
+module.exports = { ROOT, MYSQL_URL, takePort, sleep, waitFor, startService, mysqlReachable, recreateSchema, launchRequest, mariadbPid };
