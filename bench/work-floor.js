@@ -5,8 +5,8 @@
  * that user's answer, as the service answered it, into a buffer of its own, as the service's render
  * does. It reads as cheaply as each database allows: on SQLite a prepared primary-key statement per
  * launch (better-sqlite3 is synchronous), on MariaDB one statement per turn of the event loop for
- * every launch waiting, as the service batches (a statement per launch costs mysql2 several times
- * more). No hooks, headers, guards or decisions: what the launch costs beyond this server is the way
+ * the launches waiting, batched by the service's own `ReadBatcher` (a statement per launch costs
+ * mysql2 several times more). No hooks, headers, guards or decisions: what the launch costs beyond this server is the way
  * the service is built, not the work (docs/benchmarks.md).
  *
  *   PORT                   the port to listen on
@@ -15,6 +15,7 @@
  */
 const fs = require('node:fs');
 const fastify = require('fastify')();
+const { ReadBatcher } = require('../dist/src/common/read-batcher');
 
 const COLUMNS = 'user_id, state, version, pending_insights, pending_since, insight_marks, recent_actions';
 const selectUsers = (count) =>
@@ -31,26 +32,14 @@ function userReader() {
     return async (userId) => statement.all(tenantId, userId)[0];
   }
   const pool = require('mysql2/promise').createPool({ uri: databaseUrl, connectionLimit: 10 });
-  let waiting = new Map();
-  const flush = async () => {
-    const batch = waiting;
-    waiting = new Map();
-    const userIds = [...batch.keys()];
-    try {
-      const [rows] = await pool.execute({ sql: selectUsers(userIds.length), values: [tenantId, ...userIds], rowsAsArray: true });
-      const rowOf = new Map(rows.map((row) => [String(row[0]), row]));
-      for (const [userId, readers] of batch) readers.forEach(({ resolve }) => resolve(rowOf.get(userId)));
-    } catch (error) {
-      for (const readers of batch.values()) readers.forEach(({ reject }) => reject(error));
-    }
-  };
-  return (userId) =>
-    new Promise((resolve, reject) => {
-      if (waiting.size === 0) setImmediate(flush);
-      const readers = waiting.get(userId) ?? [];
-      readers.push({ resolve, reject });
-      waiting.set(userId, readers);
-    });
+  // The service's own batcher: the reads of one turn go out together, at most MAX_READ_BATCH a statement.
+  const batcher = new ReadBatcher(async (tenant, reads) => {
+    const userIds = [...new Set(reads.map((read) => read.userId))];
+    const [rows] = await pool.execute({ sql: selectUsers(userIds.length), values: [tenant, ...userIds], rowsAsArray: true });
+    const rowOf = new Map(rows.map((row) => [String(row[0]), row]));
+    reads.forEach((read) => read.resolve(rowOf.get(read.userId)));
+  });
+  return (userId) => new Promise((resolve, reject) => batcher.add(tenantId, { userId, resolve, reject }));
 }
 const readUser = userReader();
 
